@@ -1,0 +1,292 @@
+/* Backend instances: the handle table (allocate, free, validation), memory
+ * caps, statistics and the per-instance program cache. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <dlfcn.h>
+
+#include "engine/core/internal.h"
+
+uint64_t weir_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+weir_status weir_grow(void **array, size_t *capacity, size_t need, size_t size) {
+  if (need <= *capacity) return WEIR_OK;
+  size_t cap = *capacity ? *capacity : 8;
+  while (cap < need) cap *= 2;
+  void *grown = realloc(*array, cap * size);
+  if (!grown)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "host allocation of %zu bytes for engine bookkeeping failed. Fix: free host "
+                     "memory or use smaller batches.",
+                     cap * size);
+  *array = grown;
+  *capacity = cap;
+  return WEIR_OK;
+}
+
+weir_status weir_backend_wrap(const weir_provider *provider, void *plugin_handle, uint32_t index,
+                              const weir_open_options *options, weir_backend **out) {
+  weir_backend *b = calloc(1, sizeof *b);
+  if (!b)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "opening backend '%s': no host memory for the instance. Fix: free memory.",
+                     provider->id);
+  b->provider = provider;
+  b->ops = provider->ops;
+  b->plugin_handle = plugin_handle;
+  if (options) b->options = *options;
+  weir_status st = provider->open(index, &b->options, &b->self);
+  if (st == WEIR_OK) st = b->ops->describe(b->self, &b->info);
+  if (st != WEIR_OK) {
+    if (b->self) b->ops->destroy(b->self);
+    free(b);
+    return st;
+  }
+  *out = b;
+  return WEIR_OK;
+}
+
+void weir_backend_close(weir_backend *b) {
+  if (!b) return;
+  for (uint32_t i = 0; i < b->slot_count; ++i)
+    if (b->slots[i].native) b->ops->release(b->self, b->slots[i].native);
+  for (size_t i = 0; i < b->program_count; ++i)
+    if (b->ops->release_program)
+      b->ops->release_program(b->self, b->programs[i].program, b->programs[i].state);
+  b->ops->destroy(b->self);
+  if (b->plugin_handle) dlclose(b->plugin_handle);
+  free(b->slots);
+  free(b->programs);
+  free(b->registered);
+  free(b->scratch.steps);
+  free(b->scratch.bindings);
+  free(b->scratch.binding_bytes);
+  free(b->scratch.ranges);
+  free(b->scratch.uploads);
+  free(b);
+}
+
+const char *weir_backend_id(const weir_backend *b) { return b ? b->provider->id : "(null)"; }
+const char *weir_backend_version(const weir_backend *b) {
+  return b ? b->provider->version : "(null)";
+}
+weir_program_format weir_backend_format(const weir_backend *b) { return b->provider->format; }
+
+weir_status weir_backend_device_info(weir_backend *b, weir_device_info *out) {
+  if (!b || !out)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_backend_device_info: backend or output is NULL. Fix: pass an open "
+                     "backend and a weir_device_info to fill.");
+  *out = b->info;
+  return WEIR_OK;
+}
+
+void weir_backend_get_stats(const weir_backend *b, weir_backend_stats *out) { *out = b->stats; }
+
+void weir_backend_reset_stats(weir_backend *b) {
+  uint64_t resident = b->stats.resident_bytes, live = b->stats.live_buffers;
+  memset(&b->stats, 0, sizeof b->stats);
+  b->stats.resident_bytes = resident;
+  b->stats.peak_resident_bytes = resident;
+  b->stats.live_buffers = live;
+}
+
+/* ---- handles ----------------------------------------------------------- */
+
+weir_status weir_resolve(const weir_backend *b, weir_buffer buffer, const char *what,
+                         weir_slot **out) {
+  if (!b)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "%s: backend is NULL. Fix: open one with weir_backend_open.", what);
+  if (buffer.owner != b) {
+    if (!buffer.owner)
+      return weir_fail(WEIR_ERR_FOREIGN_RESOURCE,
+                       "%s: the buffer handle is empty (never allocated). Fix: pass a buffer "
+                       "from weir_allocate on this backend.",
+                       what);
+    return weir_fail(WEIR_ERR_FOREIGN_RESOURCE,
+                     "%s: the buffer belongs to another backend instance (this is '%s' %s). "
+                     "Fix: use buffers only with the instance that allocated them; move data "
+                     "between instances with a transport (weir/residency.h).",
+                     what, b->info.spec, b->info.name);
+  }
+  if (buffer.slot >= b->slot_count || buffer.generation == 0 ||
+      b->slots[buffer.slot].generation != buffer.generation || !b->slots[buffer.slot].native)
+    return weir_fail(WEIR_ERR_FOREIGN_RESOURCE,
+                     "%s: buffer (slot %u, generation %u) was already freed or is stale. Fix: "
+                     "do not use a buffer after weir_free, and free each buffer once.",
+                     what, buffer.slot, buffer.generation);
+  *out = &((weir_backend *)b)->slots[buffer.slot];
+  return WEIR_OK;
+}
+
+weir_status weir_check_range(const weir_slot *slot, uint64_t offset, uint64_t bytes,
+                             const char *what) {
+  if (offset > slot->bytes || bytes > slot->bytes - offset)
+    return weir_fail(WEIR_ERR_OUT_OF_RANGE,
+                     "%s: range [%llu, %llu + %llu) is outside the buffer of %llu bytes. Fix: "
+                     "keep offset + length <= the buffer size (weir_buffer_size).",
+                     what, (unsigned long long)offset, (unsigned long long)offset,
+                     (unsigned long long)bytes, (unsigned long long)slot->bytes);
+  return WEIR_OK;
+}
+
+weir_status weir_resolve_item(const weir_backend *b, weir_buffer buffer, const char *what,
+                              const char *kind, size_t index, weir_slot **out) {
+  if (b && buffer.owner == b && buffer.slot < b->slot_count && buffer.generation != 0 &&
+      b->slots[buffer.slot].generation == buffer.generation && b->slots[buffer.slot].native) {
+    *out = &((weir_backend *)b)->slots[buffer.slot];
+    return WEIR_OK;
+  }
+  char where[128];
+  snprintf(where, sizeof where, "%s %s %zu", what, kind, index);
+  return weir_resolve(b, buffer, where, out);
+}
+
+weir_status weir_check_item_range(const weir_slot *slot, uint64_t offset, uint64_t bytes,
+                                  const char *what, const char *kind, size_t index) {
+  if (offset <= slot->bytes && bytes <= slot->bytes - offset) return WEIR_OK;
+  char where[128];
+  snprintf(where, sizeof where, "%s %s %zu", what, kind, index);
+  return weir_check_range(slot, offset, bytes, where);
+}
+
+static weir_status take_slot(weir_backend *b, void *native, uint64_t bytes, int external,
+                             weir_buffer *out) {
+  uint32_t index;
+  if (b->free_head) {
+    index = b->free_head - 1;
+    b->free_head = b->slots[index].next_free;
+  } else {
+    size_t cap = b->slot_cap;
+    weir_status st = weir_grow((void **)&b->slots, &cap, (size_t)b->slot_count + 1, sizeof *b->slots);
+    if (st != WEIR_OK) return st;
+    b->slot_cap = (uint32_t)cap;
+    index = b->slot_count++;
+    b->slots[index].generation = 0;
+  }
+  weir_slot *s = &b->slots[index];
+  s->native = native;
+  s->bytes = bytes;
+  s->external = (uint8_t)external;
+  s->next_free = 0;
+  if (++s->generation == 0) s->generation = 1;
+  *out = (weir_buffer){b, index, s->generation};
+  b->stats.live_buffers++;
+  if (!external) {
+    b->stats.resident_bytes += bytes;
+    if (b->stats.resident_bytes > b->stats.peak_resident_bytes)
+      b->stats.peak_resident_bytes = b->stats.resident_bytes;
+  }
+  return WEIR_OK;
+}
+
+weir_status weir_allocate(weir_backend *b, uint64_t bytes, weir_buffer *out) {
+  if (!b || !out)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_allocate: backend or output handle is NULL. Fix: pass both.");
+  *out = WEIR_NULL_BUFFER;
+  if (bytes == 0)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_allocate: 0 bytes requested on '%s'. Fix: allocate at least 1 byte.",
+                     b->info.spec);
+  uint64_t limit = b->options.memory_limit_bytes;
+  if (limit && (bytes > limit || b->stats.resident_bytes > limit - bytes))
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "weir_allocate: %llu bytes on '%s' would exceed its memory limit (%llu bytes "
+                     "resident, limit %llu). Fix: free buffers, or raise "
+                     "weir_open_options.memory_limit_bytes.",
+                     (unsigned long long)bytes, b->info.spec,
+                     (unsigned long long)b->stats.resident_bytes, (unsigned long long)limit);
+  if (b->info.memory_bytes && bytes > b->info.memory_bytes)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "weir_allocate: %llu bytes requested, but device '%s' (%s) has %llu bytes. "
+                     "Fix: split the data into smaller buffers or use a larger device.",
+                     (unsigned long long)bytes, b->info.spec, b->info.name,
+                     (unsigned long long)b->info.memory_bytes);
+  void *native = NULL;
+  weir_status st = b->ops->allocate(b->self, bytes, &native);
+  if (st != WEIR_OK) return st;
+  st = take_slot(b, native, bytes, 0, out);
+  if (st != WEIR_OK) b->ops->release(b->self, native);
+  return st;
+}
+
+weir_status weir_free(weir_backend *b, weir_buffer buffer) {
+  weir_slot *s;
+  WEIR_TRY(weir_resolve(b, buffer, "weir_free", &s));
+  b->ops->release(b->self, s->native);
+  if (!s->external) b->stats.resident_bytes -= s->bytes;
+  b->stats.live_buffers--;
+  s->native = NULL;
+  s->bytes = 0;
+  if (++s->generation == 0) s->generation = 1;
+  s->next_free = b->free_head;
+  b->free_head = buffer.slot + 1;
+  return WEIR_OK;
+}
+
+weir_status weir_buffer_size(const weir_backend *b, weir_buffer buffer, uint64_t *bytes) {
+  weir_slot *s;
+  WEIR_TRY(weir_resolve(b, buffer, "weir_buffer_size", &s));
+  *bytes = s->bytes;
+  return WEIR_OK;
+}
+
+weir_status weir_buffer_export_pointer(weir_backend *b, weir_buffer buffer, void **out) {
+  weir_slot *s;
+  WEIR_TRY(weir_resolve(b, buffer, "weir_buffer_export_pointer", &s));
+  if (!b->ops->export_pointer)
+    return weir_fail(WEIR_ERR_UNSUPPORTED,
+                     "weir_buffer_export_pointer: backend '%s' has no pointer a consumer could "
+                     "dereference. Fix: download the data (weir_download_range_into), or use a "
+                     "cpu or cuda backend for zero-copy interop.",
+                     b->provider->id);
+  return b->ops->export_pointer(b->self, s->native, out);
+}
+
+weir_status weir_buffer_import_external(weir_backend *b, void *pointer, uint64_t bytes,
+                                        weir_buffer *out) {
+  if (!b || !out || !pointer || bytes == 0)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_buffer_import_external: backend, pointer or output is NULL, or bytes "
+                     "is 0 (bytes = %llu). Fix: pass memory of at least 1 byte.",
+                     (unsigned long long)bytes);
+  if (!b->ops->import_external)
+    return weir_fail(WEIR_ERR_UNSUPPORTED,
+                     "weir_buffer_import_external: backend '%s' cannot wrap external memory. "
+                     "Fix: allocate a buffer and upload the data instead.",
+                     b->provider->id);
+  void *native = NULL;
+  WEIR_TRY(b->ops->import_external(b->self, pointer, bytes, &native));
+  weir_status st = take_slot(b, native, bytes, 1, out);
+  if (st != WEIR_OK) b->ops->release(b->self, native);
+  return st;
+}
+
+/* ---- programs ------------------------------------------------------------ */
+
+weir_status weir_backend_register_program(weir_backend *b, const weir_program *program) {
+  WEIR_TRY(weir_program_validate(program));
+  if (weir_backend_find_program(b, program->name))
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_backend_register_program: a program named '%s' already exists. Fix: "
+                     "give your program a unique name (e.g. prefix it with your project's).",
+                     program->name);
+  WEIR_TRY(weir_grow((void **)&b->registered, &b->registered_cap, b->registered_count + 1,
+                     sizeof *b->registered));
+  b->registered[b->registered_count++] = program;
+  return WEIR_OK;
+}
+
+const weir_program *weir_backend_find_program(const weir_backend *b, const char *name) {
+  if (!name) return NULL;
+  for (size_t i = 0; b && i < b->registered_count; ++i)
+    if (strcmp(b->registered[i]->name, name) == 0) return b->registered[i];
+  return weir_builtin_program(name);
+}

@@ -1,0 +1,332 @@
+/* Finding and opening backends: compiled-in providers, plugins (an explicit
+ * path or WEIR_BACKEND_PATH), "auto", and the reports behind `weir info`.
+ * Nothing is cached between calls: plugins are loaded per use and kept only
+ * by the instance that opened them, so there is no global registry state. */
+#include <ctype.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/core/internal.h"
+
+weir_status weir_provider_validate(const weir_provider *p, const char *origin) {
+  if (!p)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "backend plugin %s: %s() returned NULL. Fix: return a pointer to a static "
+                     "weir_provider.",
+                     origin, WEIR_PLUGIN_ENTRY_NAME);
+  if (p->abi_version != WEIR_BACKEND_ABI_VERSION)
+    return weir_fail(WEIR_ERR_UNSUPPORTED,
+                     "backend %s: ABI version %u (found %u, expected %u). Fix: rebuild the "
+                     "backend against this weir's include/weir/backend.h.",
+                     origin, p->abi_version, p->abi_version, WEIR_BACKEND_ABI_VERSION);
+  const weir_backend_ops *o = p->ops;
+  const char *missing = !p->id || !p->id[0]   ? "id"
+                        : !p->version         ? "version"
+                        : !p->probe           ? "probe"
+                        : !p->describe_device ? "describe_device"
+                        : !p->open            ? "open"
+                        : !o                  ? "ops"
+                        : !o->destroy         ? "ops->destroy"
+                        : !o->describe        ? "ops->describe"
+                        : !o->allocate        ? "ops->allocate"
+                        : !o->release         ? "ops->release"
+                        : !o->upload_many     ? "ops->upload_many"
+                        : !o->download_ranges_into ? "ops->download_ranges_into"
+                        : !o->dispatch        ? "ops->dispatch"
+                                              : NULL;
+  if (missing)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "backend %s: required field %s is missing. Fix: fill every required field "
+                     "of weir_provider / weir_backend_ops (see include/weir/backend.h).",
+                     origin, missing);
+  return WEIR_OK;
+}
+
+/* ---- plugins --------------------------------------------------------------- */
+
+static weir_status plugin_load(const char *path, const weir_provider **out, void **handle) {
+  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!h)
+    return weir_fail(WEIR_ERR_UNAVAILABLE,
+                     "backend plugin '%s' could not be loaded: %s. Fix: check the path and that "
+                     "the library's dependencies are installed (ldd).",
+                     path, dlerror());
+  weir_plugin_register_fn entry;
+  *(void **)&entry = dlsym(h, WEIR_PLUGIN_ENTRY_NAME);
+  if (!entry) {
+    dlclose(h);
+    return weir_fail(WEIR_ERR_UNAVAILABLE,
+                     "backend plugin '%s' does not export %s(). Fix: export `const "
+                     "weir_provider *%s(void)` from the library (see backends/template).",
+                     path, WEIR_PLUGIN_ENTRY_NAME, WEIR_PLUGIN_ENTRY_NAME);
+  }
+  const weir_provider *p = entry();
+  char origin[600];
+  snprintf(origin, sizeof origin, "plugin '%s'", path);
+  weir_status st = weir_provider_validate(p, origin);
+  if (st != WEIR_OK) {
+    dlclose(h);
+    return st;
+  }
+  *out = p;
+  *handle = h;
+  return WEIR_OK;
+}
+
+static int is_shared_object(const char *name) {
+  size_t n = strlen(name);
+  return (n > 3 && strcmp(name + n - 3, ".so") == 0) || strstr(name, ".so.") != NULL;
+}
+
+/* Calls visit(path) for every shared object in the WEIR_BACKEND_PATH
+ * directories, in sorted order per directory; stops when visit returns != 0. */
+static int for_each_plugin_path(int (*visit)(const char *path, void *user), void *user) {
+  const char *env = getenv("WEIR_BACKEND_PATH");
+  if (!env || !env[0]) return 0;
+  char *dirs = strdup(env);
+  if (!dirs) return 0;
+  int stop = 0;
+  char *save = NULL;
+  for (char *dir = strtok_r(dirs, ":", &save); dir && !stop; dir = strtok_r(NULL, ":", &save)) {
+    struct dirent **names = NULL;
+    int n = scandir(dir, &names, NULL, alphasort);
+    for (int i = 0; i < n; ++i) {
+      if (!stop && is_shared_object(names[i]->d_name)) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
+        stop = visit(path, user);
+      }
+      free(names[i]);
+    }
+    free(names);
+  }
+  free(dirs);
+  return stop;
+}
+
+typedef struct plugin_search {
+  const char *id;
+  const weir_provider *provider;
+  void *handle;
+} plugin_search;
+
+static int match_plugin_id(const char *path, void *user) {
+  plugin_search *s = user;
+  const weir_provider *p;
+  void *h;
+  if (plugin_load(path, &p, &h) != WEIR_OK) return 0;
+  if (strcmp(p->id, s->id) == 0) {
+    s->provider = p;
+    s->handle = h;
+    return 1;
+  }
+  dlclose(h);
+  return 0;
+}
+
+/* ---- spec parsing ---------------------------------------------------------- */
+
+static const weir_provider *builtin_provider(const char *id, size_t id_len) {
+  for (size_t i = 0; weir_builtin_providers[i]; ++i)
+    if (strlen(weir_builtin_providers[i]->id) == id_len &&
+        strncmp(weir_builtin_providers[i]->id, id, id_len) == 0)
+      return weir_builtin_providers[i];
+  return NULL;
+}
+
+static const char *missing_reason(const char *id, size_t id_len) {
+  for (size_t i = 0; weir_missing_backends[i].id; ++i)
+    if (strlen(weir_missing_backends[i].id) == id_len &&
+        strncmp(weir_missing_backends[i].id, id, id_len) == 0)
+      return weir_missing_backends[i].reason;
+  return NULL;
+}
+
+/* Splits "NAME[:N]" where N is all digits. *index = WEIR_DEVICE_DEFAULT if absent. */
+static weir_status split_index(const char *spec, size_t *name_len, uint32_t *index) {
+  const char *colon = strrchr(spec, ':');
+  *name_len = strlen(spec);
+  *index = WEIR_DEVICE_DEFAULT;
+  if (!colon || !colon[1]) return WEIR_OK;
+  for (const char *c = colon + 1; *c; ++c)
+    if (!isdigit((unsigned char)*c)) return WEIR_OK;
+  unsigned long long v = strtoull(colon + 1, NULL, 10);
+  if (v >= WEIR_DEVICE_DEFAULT || strlen(colon + 1) > 10)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "backend spec '%s': device index %s is too large. Fix: use an index from "
+                     "`weir info`.",
+                     spec, colon + 1);
+  *name_len = (size_t)(colon - spec);
+  *index = (uint32_t)v;
+  return WEIR_OK;
+}
+
+static weir_status open_provider(const weir_provider *p, void *handle, uint32_t index,
+                                 const weir_open_options *options, weir_backend **out) {
+  uint32_t count = 0;
+  weir_status st = p->probe(&count);
+  if (st == WEIR_OK && index != WEIR_DEVICE_DEFAULT && index >= count)
+    st = weir_fail(WEIR_ERR_UNAVAILABLE,
+                   "backend '%s' has no device %u (it has %u device%s, numbered from 0). Fix: "
+                   "pick a device listed by `weir info`.",
+                   p->id, index, count, count == 1 ? "" : "s");
+  if (st == WEIR_OK && count == 0)
+    st = weir_fail(WEIR_ERR_UNAVAILABLE,
+                   "backend '%s' found no device. Fix: check drivers with `weir info`.", p->id);
+  if (st == WEIR_OK) st = weir_backend_wrap(p, handle, index, options, out);
+  if (st != WEIR_OK && handle) dlclose(handle);
+  return st;
+}
+
+/* auto: CUDA, else a Vulkan device that is not a CPU implementation, else cpu. */
+static weir_status open_auto(const weir_open_options *options, weir_backend **out) {
+  const weir_provider *cuda = builtin_provider("cuda", 4);
+  uint32_t count = 0;
+  if (cuda && cuda->probe(&count) == WEIR_OK && count > 0 &&
+      open_provider(cuda, NULL, WEIR_DEVICE_DEFAULT, options, out) == WEIR_OK)
+    return WEIR_OK;
+  const weir_provider *vk = builtin_provider("vulkan", 6);
+  if (vk && vk->probe(&count) == WEIR_OK) {
+    for (uint32_t i = 0; i < count; ++i) {
+      weir_device_info info;
+      if (vk->describe_device(i, &info) == WEIR_OK && strcmp(info.kind, "cpu") != 0 &&
+          open_provider(vk, NULL, i, options, out) == WEIR_OK)
+        return WEIR_OK;
+    }
+  }
+  weir_clear_error();
+  return open_provider(builtin_provider("cpu", 3), NULL, WEIR_DEVICE_DEFAULT, options, out);
+}
+
+weir_status weir_backend_open_ex(const char *spec, const weir_open_options *options,
+                                 weir_backend **out) {
+  if (!out || !spec || !spec[0])
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_backend_open: spec or output is NULL or empty. Fix: pass e.g. \"cpu\", "
+                     "\"vulkan:0\", \"cuda\", \"auto\" or \"plugin:/path/lib.so\".");
+  *out = NULL;
+  if (strcmp(spec, "auto") == 0) return open_auto(options, out);
+  size_t name_len;
+  uint32_t index;
+  WEIR_TRY(split_index(spec, &name_len, &index));
+  if (strncmp(spec, "plugin:", 7) == 0) {
+    char path[4096];
+    size_t path_len = name_len - 7;
+    if (name_len <= 7 || path_len >= sizeof path)
+      return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                       "backend spec '%s': no plugin path. Fix: write plugin:/path/libfoo.so.",
+                       spec);
+    memcpy(path, spec + 7, path_len);
+    path[path_len] = '\0';
+    const weir_provider *p;
+    void *h;
+    WEIR_TRY(plugin_load(path, &p, &h));
+    return open_provider(p, h, index, options, out);
+  }
+  const weir_provider *p = builtin_provider(spec, name_len);
+  if (p) return open_provider(p, NULL, index, options, out);
+  char id[64];
+  snprintf(id, sizeof id, "%.*s", (int)(name_len < 63 ? name_len : 63), spec);
+  const char *why = missing_reason(spec, name_len);
+  if (why)
+    return weir_fail(WEIR_ERR_UNAVAILABLE,
+                     "backend '%s' is not compiled into this build: %s. Fix: install what is "
+                     "missing and rebuild (see README), or use another backend (`weir info`).",
+                     id, why);
+  plugin_search search = {id, NULL, NULL};
+  if (for_each_plugin_path(match_plugin_id, &search))
+    return open_provider(search.provider, search.handle, index, options, out);
+  return weir_fail(WEIR_ERR_UNAVAILABLE,
+                   "unknown backend '%s' (spec '%s'). Fix: use cpu, vulkan, cuda, auto, "
+                   "plugin:/path/lib.so, or put a plugin providing '%s' on WEIR_BACKEND_PATH "
+                   "(see `weir info`).",
+                   id, spec, id);
+}
+
+weir_status weir_backend_open(const char *spec, weir_backend **out) {
+  return weir_backend_open_ex(spec, NULL, out);
+}
+
+/* ---- reports ---------------------------------------------------------------- */
+
+static void report_provider(const weir_provider *p, weir_backend_report *r) {
+  memset(r, 0, sizeof *r);
+  snprintf(r->id, sizeof r->id, "%s", p->id);
+  snprintf(r->version, sizeof r->version, "%s", p->version);
+  weir_clear_error();
+  r->available = p->probe(&r->device_count) == WEIR_OK && r->device_count > 0;
+  if (!r->available)
+    snprintf(r->reason, sizeof r->reason, "%s",
+             weir_last_error()[0] ? weir_last_error() : "no device found");
+}
+
+typedef struct report_sink {
+  weir_backend_report *reports;
+  size_t capacity, count;
+} report_sink;
+
+static void sink_add(report_sink *s, const weir_backend_report *r) {
+  if (s->count < s->capacity) s->reports[s->count] = *r;
+  s->count++;
+}
+
+static int report_plugin(const char *path, void *user) {
+  weir_backend_report r;
+  const weir_provider *p;
+  void *h;
+  if (plugin_load(path, &p, &h) == WEIR_OK) {
+    report_provider(p, &r);
+    dlclose(h);
+  } else {
+    memset(&r, 0, sizeof r);
+    const char *base = strrchr(path, '/');
+    snprintf(r.id, sizeof r.id, "%s", base ? base + 1 : path);
+    snprintf(r.version, sizeof r.version, "plugin");
+    snprintf(r.reason, sizeof r.reason, "%s", weir_last_error());
+  }
+  sink_add(user, &r);
+  return 0;
+}
+
+weir_status weir_backend_reports(weir_backend_report *reports, size_t capacity, size_t *count) {
+  if (!count || (capacity && !reports))
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_backend_reports: output is NULL. Fix: pass an array and a count.");
+  report_sink sink = {reports, capacity, 0};
+  weir_backend_report r;
+  for (size_t i = 0; weir_builtin_providers[i]; ++i) {
+    report_provider(weir_builtin_providers[i], &r);
+    sink_add(&sink, &r);
+  }
+  for (size_t i = 0; weir_missing_backends[i].id; ++i) {
+    memset(&r, 0, sizeof r);
+    snprintf(r.id, sizeof r.id, "%s", weir_missing_backends[i].id);
+    snprintf(r.version, sizeof r.version, "-");
+    snprintf(r.reason, sizeof r.reason, "support not compiled in: %s",
+             weir_missing_backends[i].reason);
+    sink_add(&sink, &r);
+  }
+  for_each_plugin_path(report_plugin, &sink);
+  *count = sink.count;
+  weir_clear_error();
+  return WEIR_OK;
+}
+
+weir_status weir_backend_describe(const char *id, uint32_t index, weir_device_info *out) {
+  if (!id || !out)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_backend_describe: id or output is NULL. Fix: pass both.");
+  const weir_provider *p = builtin_provider(id, strlen(id));
+  if (p) return p->describe_device(index, out);
+  plugin_search search = {id, NULL, NULL};
+  if (for_each_plugin_path(match_plugin_id, &search)) {
+    weir_status st = search.provider->describe_device(index, out);
+    dlclose(search.handle);
+    return st;
+  }
+  return weir_fail(WEIR_ERR_UNAVAILABLE,
+                   "weir_backend_describe: unknown backend '%s'. Fix: see `weir info`.", id);
+}

@@ -1,0 +1,151 @@
+/* weir — IFDS problems, the reference solver and the resident engine.
+ *
+ * The text format is docs/ifds-format.md (the project's copy of
+ * shared/spec/ifds-text-format.md). A loaded problem is compact and ready
+ * for upload: every array is a flat uint32_t array (structure of arrays), so
+ * the resident engine uploads them as they are in one weir_upload_many. */
+#ifndef WEIR_IFDS_H
+#define WEIR_IFDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "weir/weir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WEIR_IFDS_NONE UINT32_MAX
+
+/* A distributive flow function, interned: identical functions are stored
+ * once. f(d) = ({d} if identity and d not in kills) + {b : (d, b) in pairs}.
+ * The implied pair 0 -> 0 is NOT stored; every solver applies it itself.
+ * kills are sorted, unique, never 0; pairs are sorted by (from, to), unique. */
+typedef struct weir_ifds_flows {
+  uint32_t count;
+  uint32_t *identity;     /* [count] 0 or 1 */
+  uint32_t *kill_offset;  /* [count + 1] into kill_fact */
+  uint32_t *kill_fact;    /* [kill_offset[count]] */
+  uint32_t *pair_offset;  /* [count + 1] into pair_from / pair_to */
+  uint32_t *pair_from;    /* [pair_offset[count]] */
+  uint32_t *pair_to;
+} weir_ifds_flows;
+
+typedef struct weir_ifds_problem {
+  uint32_t fact_count; /* F >= 1; fact 0 is the zero fact */
+  uint32_t proc_count; /* P >= 1 */
+  uint32_t node_count; /* N >= 2 */
+
+  /* Procedures: nodes first..last inclusive; start = first, exit = last. */
+  uint32_t *proc_first; /* [P] */
+  uint32_t *proc_last;  /* [P] */
+  uint32_t *proc_name_offset; /* [P + 1] into names (names are not NUL separated) */
+  char *names;
+  uint32_t *node_proc;  /* [N] owning procedure */
+
+  /* Intraprocedural edges, CSR by source node; within a node sorted by target. */
+  uint32_t *succ_offset; /* [N + 1] */
+  uint32_t *succ_node;   /* [E] */
+  uint32_t *succ_flow;   /* [E] flow index */
+
+  /* Call sites, sorted by call node. */
+  uint32_t call_count;
+  uint32_t *call_node;     /* [C] */
+  uint32_t *call_return;   /* [C] return site */
+  uint32_t *call_flow;     /* [C] call-to-return flow */
+  uint32_t *node_call;     /* [N] call index of a call node, else WEIR_IFDS_NONE */
+  uint32_t *callee_offset; /* [C + 1] */
+  uint32_t *callee_proc;   /* [K] sorted by proc within a call */
+  uint32_t *callee_call_flow;   /* [K] CALLFLOW */
+  uint32_t *callee_return_flow; /* [K] RETFLOW */
+
+  /* Seeds (0, node, fact), sorted by (node, fact), duplicates removed. */
+  uint32_t seed_count;
+  uint32_t *seed_node;
+  uint32_t *seed_fact;
+
+  weir_ifds_flows flows;
+
+  /* Where things came from, for messages. */
+  char source_name[256];
+  uint64_t source_bytes;
+} weir_ifds_problem;
+
+/* Loads and validates a problem file. On failure *out is NULL and the message
+ * is "FILE:LINE:COL: error: WHAT (found X, expected Y). Fix: ..." with status
+ * WEIR_ERR_PARSE (bad content) or WEIR_ERR_IO (unreadable file). */
+weir_status weir_ifds_load_file(const char *path, weir_ifds_problem **out);
+/* The same from memory; `name` stands for the file name in messages. */
+weir_status weir_ifds_load_memory(const char *name, const char *text, size_t length,
+                                  weir_ifds_problem **out);
+void weir_ifds_problem_free(weir_ifds_problem *problem);
+
+/* Writes a problem in the text format (canonical order). */
+weir_status weir_ifds_write_problem(const weir_ifds_problem *problem, FILE *out);
+
+/* The result: every (node, fact) that holds, sorted by node then fact, and
+ * the number of distinct path edges. */
+typedef struct weir_ifds_result {
+  uint64_t path_edges;
+  uint64_t hold_count;
+  uint32_t *hold_node;
+  uint32_t *hold_fact;
+} weir_ifds_result;
+
+void weir_ifds_result_free(weir_ifds_result *result);
+/* Writes the spec's result file; two correct solvers write identical bytes. */
+weir_status weir_ifds_write_result(const weir_ifds_result *result, FILE *out);
+weir_status weir_ifds_write_result_file(const weir_ifds_result *result, const char *path);
+
+/* Figures a solver reports. Unused fields stay 0. */
+typedef struct weir_ifds_stats {
+  uint64_t path_edges;
+  uint64_t summary_edges;
+  uint64_t end_summaries;
+  uint64_t incoming;
+  uint64_t iterations;
+  uint64_t windows;
+  uint64_t host_syncs;
+  uint64_t bytes_uploaded;
+  uint64_t bytes_downloaded;
+  uint64_t peak_resident_bytes;
+  uint64_t growths;
+  double seconds_upload;
+  double seconds_solve;
+  double seconds_readback;
+} weir_ifds_stats;
+
+/* Progress callback for long solves (may be NULL): called now and then with
+ * the iteration count and path edges so far. */
+typedef void (*weir_ifds_progress_fn)(void *user, uint64_t iterations, uint64_t path_edges);
+
+/* The classic serial worklist tabulation; the oracle for every other solver. */
+weir_status weir_ifds_solve_reference(const weir_ifds_problem *problem, weir_ifds_result *out,
+                                      weir_ifds_stats *stats);
+
+/* Options of the resident fixed-point engine. Zero means "choose". */
+typedef struct weir_ifds_engine_options {
+  uint64_t initial_table_capacity;    /* path-edge table slots */
+  uint64_t initial_frontier_capacity; /* delta / candidate entries */
+  uint32_t initial_window;            /* iterations per window */
+  uint32_t max_window;
+  weir_ifds_progress_fn progress;
+  void *progress_user;
+} weir_ifds_engine_options;
+
+/* Runs the tabulation as a data-parallel fixed point on resident buffers of
+ * `backend`; the result is byte-identical to the reference solver's. */
+weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_problem *problem,
+                                   const weir_ifds_engine_options *options,
+                                   weir_ifds_result *out, weir_ifds_stats *stats);
+
+/* Writes the stats as one JSON object (for --stats FILE.json). */
+weir_status weir_ifds_write_stats_json(const weir_ifds_stats *stats, const char *solver,
+                                       const char *backend, double seconds_load, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

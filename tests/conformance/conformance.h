@@ -1,0 +1,20 @@
+/* The backend conformance suite, written once and run against any backend
+ * (in-tree or plugin). Built as the static library `weir_conformance`, used by
+ * the CTest runner (tests/conformance/main.c) and by `weir conformance`. */
+#ifndef WEIR_TESTS_CONFORMANCE_H
+#define WEIR_TESTS_CONFORMANCE_H
+
+#include <stdio.h>
+
+/* Exit code for "backend not available here" (CTest SKIP_RETURN_CODE). */
+#define WEIR_CONFORMANCE_SKIPPED 77
+
+/* Runs every case against backend `spec` (anything weir_backend_open takes).
+ * Prints one line per case to `out` ("PASS suite:case", "FAIL suite:case:
+ * message") and a closing "N passed, N failed" line. If the backend cannot be
+ * opened, prints "SKIP <spec>: <reason>" and returns WEIR_CONFORMANCE_SKIPPED.
+ * Returns 0 when every case passed, 1 otherwise. `filter` (NULL for all)
+ * runs only the cases whose name contains it. */
+int weir_conformance_run(const char *spec, const char *filter, FILE *out);
+
+#endif

@@ -1,0 +1,21 @@
+/* Small helpers shared by the subcommands. */
+#ifndef WEIR_TOOLS_CLI_UTIL_H
+#define WEIR_TOOLS_CLI_UTIL_H
+
+#include <stdint.h>
+
+#include "weir/status.h"
+
+/* Prints "weir CMD: <last error>" to stderr and returns the exit code for the
+ * status: 2 for bad input (parse, invalid argument, out of range), else 1. */
+int weir_cli_report(const char *command, weir_status status);
+/* Exit code for a status without printing. */
+int weir_cli_exit_code(weir_status status);
+/* Parses a size like "4096", "64K", "64KiB", "16M", "1G"; 0 on success. */
+int weir_cli_parse_size(const char *text, uint64_t *out);
+/* Parses an unsigned decimal; 0 on success. */
+int weir_cli_parse_u64(const char *text, uint64_t *out);
+/* Monotonic seconds. */
+double weir_cli_now(void);
+
+#endif

@@ -1,0 +1,45 @@
+/* The `weir` command: a thin dispatcher over the subcommands in cmd_*.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/commands.h"
+#include "weir/weir.h"
+
+typedef struct command {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} command;
+
+static const command commands[] = {
+    {"info", weir_cmd_info, "list backends and devices, available or not and why"},
+    {"demo", weir_cmd_demo, "run a small dispatch sequence on a backend"},
+    {"solve", weir_cmd_solve, "solve an IFDS problem file (reference solver or engine)"},
+    {"gen", weir_cmd_gen, "generate an IFDS problem (presets, seeded)"},
+    {"bench", weir_cmd_bench, "benchmark dispatch scenarios or a sequence file"},
+    {"conformance", weir_cmd_conformance, "run the backend conformance suite"},
+    {"analyze", weir_cmd_analyze, "IFDS analyses (taint, uninit) of LLVM IR, SARIF output"},
+};
+
+static void usage(FILE *out) {
+  fprintf(out, "weir %s — resident GPU dispatch and IFDS solving\n\nusage: weir COMMAND [ARGS]\n\n",
+          WEIR_VERSION_STRING);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
+    fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+  fprintf(out, "\n`weir COMMAND --help` describes each command.\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("weir %s\n", WEIR_VERSION_STRING);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
+    if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "weir: unknown command '%s'. Fix: run `weir --help` for the list.\n", argv[1]);
+  return 2;
+}
