@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# weir's one entry point for a fresh Debian 12 machine (run as root):
+#   bash scripts/dev.sh example   install what is missing, build, show the backends,
+#                                 solve the bundled IFDS example and analyse the bundled C file
+#   bash scripts/dev.sh test      install what is missing, build, run every test
+#                                 (the normal build, then again under ASan+UBSan)
+# Installing is idempotent: only packages that are missing are fetched (apt-get).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  build-essential cmake pkg-config python3          # toolchain
+  check                                             # tests (libcheck)
+  libdlpack-dev                                     # DLPack interop
+  libvulkan-dev libvulkan-volk-dev glslc spirv-tools # Vulkan backend + SPIR-V programs
+  mesa-vulkan-drivers vulkan-validationlayers       # lavapipe + validation in tests
+  llvm-14-dev clang-14 llvm-14                      # the LLVM IR frontend (weir analyze)
+  gnuplot-nox                                       # bench/plot
+)
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+install_missing() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "== installing: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
+  else
+    echo "== all packages present"
+  fi
+}
+
+build() { # build DIR [cmake args...]
+  local dir=$1; shift
+  echo "== building in $dir $*"
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$dir.configure.log" 2>&1 \
+    || { cat "$dir.configure.log"; return 1; }
+  grep -E "^-- weir" "$dir.configure.log" || true
+  cmake --build "$dir" -j"$JOBS"
+}
+
+run_example() {
+  build build
+  ./build/weir info
+  echo
+  ./build/weir demo --backend cpu
+  echo
+  if [ -f examples/taint-helper.ifds ]; then
+    ./build/weir solve examples/taint-helper.ifds -o build/taint-helper.result
+    cat build/taint-helper.result
+  fi
+  if [ -f examples/analyze/command-injection.c ] && ./build/weir analyze --help >/dev/null 2>&1; then
+    echo
+    clang-14 -g -O0 -S -emit-llvm -o build/command-injection.ll examples/analyze/command-injection.c
+    ./build/weir analyze taint build/command-injection.ll --sarif build/command-injection.sarif || true
+  fi
+}
+
+run_tests() {
+  build build
+  (cd build && ctest --output-on-failure -j"$JOBS")
+  # The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
+  # The CUDA programs are not rebuilt there: they cannot run on these machines
+  # and the normal build already compiled and checked them.
+  build build-asan -DWEIR_SANITIZE=ON -DWEIR_ENABLE_CUDA=OFF
+  (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+     LSAN_OPTIONS=suppressions="$PWD/../tests/lsan.supp" \
+     ctest --output-on-failure -j"$JOBS")
+}
+
+case "${1:-}" in
+  example) install_missing; run_example ;;
+  test) install_missing; run_tests ;;
+  *) echo "usage: bash scripts/dev.sh example|test" >&2; exit 2 ;;
+esac
