@@ -1,0 +1,217 @@
+/* Engine-core behaviour that is the same for every backend: status values and
+ * messages, opening by spec (auto, indices, unknown ids), the backend reports
+ * behind `weir info`, program validation, statistics. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "programs/generic.h"
+#include "weir/backend.h"
+#include "weir/weir.h"
+
+START_TEST(status_messages) {
+  ck_assert_str_eq(weir_status_name(WEIR_ERR_OUT_OF_RANGE), "WEIR_ERR_OUT_OF_RANGE");
+  ck_assert_int_eq(weir_fail(WEIR_ERR_IO, "reading %s failed. Fix: check it.", "x.ifds"), WEIR_ERR_IO);
+  ck_assert_str_eq(weir_last_error(), "reading x.ifds failed. Fix: check it.");
+  weir_fail_context(WEIR_ERR_IO, "loading %d", 7);
+  ck_assert_str_eq(weir_last_error(), "loading 7: reading x.ifds failed. Fix: check it.");
+  char big[5000];
+  memset(big, 'a', sizeof big - 1);
+  big[sizeof big - 1] = '\0';
+  weir_fail(WEIR_ERR_PARSE, "%s", big);
+  size_t n = strlen(weir_last_error());
+  ck_assert_uint_lt(n, sizeof big);
+  ck_assert_str_eq(weir_last_error() + n - 3, "..."); /* cut, and says so */
+  weir_clear_error();
+  ck_assert_str_eq(weir_last_error(), "");
+}
+END_TEST
+
+START_TEST(open_specs) {
+  weir_backend *b = NULL;
+  ck_assert_int_eq(weir_backend_open("cpu:2", &b), WEIR_OK);
+  weir_device_info info;
+  ck_assert_int_eq(weir_backend_device_info(b, &info), WEIR_OK);
+  ck_assert_str_eq(info.spec, "cpu:2");
+  ck_assert_int_eq(info.dl_device_type, 1);
+  ck_assert_int_eq(info.dl_device_id, 2);
+  ck_assert_str_eq(weir_backend_id(b), "cpu");
+  ck_assert_int_eq(weir_backend_format(b), WEIR_FORMAT_HOST);
+  weir_backend_close(b);
+  ck_assert_int_eq(weir_backend_open("cpu:8", &b), WEIR_ERR_UNAVAILABLE);
+  ck_assert_ptr_nonnull(strstr(weir_last_error(), "has no device 8"));
+  ck_assert_int_eq(weir_backend_open("plugin:/nonexistent/libx.so", &b), WEIR_ERR_UNAVAILABLE);
+  ck_assert_ptr_nonnull(strstr(weir_last_error(), "/nonexistent/libx.so"));
+  ck_assert_int_eq(weir_backend_open("plugin:", &b), WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(b);
+}
+END_TEST
+
+START_TEST(auto_prefers_a_real_gpu) {
+  weir_backend *b = NULL;
+  ck_assert_int_eq(weir_backend_open("auto", &b), WEIR_OK);
+  weir_device_info info;
+  weir_backend_device_info(b, &info);
+  /* auto never picks a CPU implementation of Vulkan (lavapipe): either a GPU
+   * backend with a non-CPU device, or the cpu backend itself. */
+  if (strcmp(weir_backend_id(b), "cpu") != 0) ck_assert_str_ne(info.kind, "cpu");
+  weir_backend_close(b);
+}
+END_TEST
+
+START_TEST(reports_list_every_backend) {
+  weir_backend_report reports[16];
+  size_t count = 0;
+  ck_assert_int_eq(weir_backend_reports(reports, 16, &count), WEIR_OK);
+  ck_assert_uint_ge(count, 3); /* cpu, vulkan, cuda: built or not */
+  int seen_cpu = 0, seen_vulkan = 0, seen_cuda = 0;
+  for (size_t i = 0; i < count && i < 16; ++i) {
+    if (strcmp(reports[i].id, "cpu") == 0) {
+      seen_cpu = 1;
+      ck_assert_int_eq(reports[i].available, 1);
+      ck_assert_uint_eq(reports[i].device_count, 8);
+    }
+    if (strcmp(reports[i].id, "vulkan") == 0) seen_vulkan = 1;
+    if (strcmp(reports[i].id, "cuda") == 0) seen_cuda = 1;
+    if (!reports[i].available) ck_assert_msg(reports[i].reason[0] != '\0', "%s unavailable without a reason", reports[i].id);
+  }
+  ck_assert(seen_cpu && seen_vulkan && seen_cuda);
+  size_t just_count = 0;
+  ck_assert_int_eq(weir_backend_reports(NULL, 0, &just_count), WEIR_OK);
+  ck_assert_uint_eq(just_count, count);
+}
+END_TEST
+
+START_TEST(program_validation) {
+  weir_program p = *weir_builtin_program("fill_u32");
+  ck_assert_int_eq(weir_program_validate(&p), WEIR_OK);
+  p.push_constant_bytes = 6;
+  ck_assert_int_eq(weir_program_validate(&p), WEIR_ERR_INVALID_ARGUMENT);
+  p = *weir_builtin_program("fill_u32");
+  p.workgroup_size[1] = 0;
+  ck_assert_int_eq(weir_program_validate(&p), WEIR_ERR_INVALID_ARGUMENT);
+  p = *weir_builtin_program("fill_u32");
+  p.default_grid_binding = 3;
+  ck_assert_int_eq(weir_program_validate(&p), WEIR_ERR_INVALID_ARGUMENT);
+  p = *weir_builtin_program("fill_u32");
+  p.binding_count = WEIR_MAX_BINDINGS + 1;
+  ck_assert_int_eq(weir_program_validate(&p), WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(weir_program_validate(NULL), WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(weir_builtin_program("no_such_program"));
+  for (size_t i = 0; i < weir_builtin_program_count(); ++i) {
+    const weir_program *q = weir_builtin_program_at(i);
+    ck_assert_msg(weir_program_validate(q) == WEIR_OK, "%s: %s", q->name, weir_last_error());
+    ck_assert_msg(weir_program_has_format(q, WEIR_FORMAT_HOST), "%s has no host code", q->name);
+    ck_assert_ptr_eq(weir_builtin_program(q->name), q);
+  }
+}
+END_TEST
+
+START_TEST(stats_and_reset) {
+  weir_backend *b = NULL;
+  ck_assert_int_eq(weir_backend_open("cpu", &b), WEIR_OK);
+  weir_buffer x, y;
+  ck_assert_int_eq(weir_allocate(b, 1000, &x), WEIR_OK);
+  ck_assert_int_eq(weir_allocate(b, 24, &y), WEIR_OK);
+  weir_backend_stats s;
+  weir_backend_get_stats(b, &s);
+  ck_assert_uint_eq(s.resident_bytes, 1024);
+  ck_assert_uint_eq(s.live_buffers, 2);
+  ck_assert_int_eq(weir_free(b, x), WEIR_OK);
+  weir_backend_reset_stats(b);
+  weir_backend_get_stats(b, &s);
+  ck_assert_uint_eq(s.resident_bytes, 24);
+  ck_assert_uint_eq(s.peak_resident_bytes, 24);
+  ck_assert_uint_eq(s.host_syncs, 0);
+  ck_assert_uint_eq(s.live_buffers, 1);
+  weir_backend_close(b); /* frees y */
+}
+END_TEST
+
+/* A backend without upload_at_many: the engine default accepts offset 0 only. */
+static int minimal_bytes[64];
+static weir_status min_probe(uint32_t *n) { *n = 1; return WEIR_OK; }
+static weir_status min_describe_device(uint32_t i, weir_device_info *o) {
+  (void)i;
+  memset(o, 0, sizeof *o);
+  strcpy(o->backend_id, "minimal");
+  return WEIR_OK;
+}
+static weir_status min_open(uint32_t i, const weir_open_options *o, void **self) {
+  (void)i; (void)o;
+  *self = minimal_bytes;
+  return WEIR_OK;
+}
+static void min_destroy(void *self) { (void)self; }
+static weir_status min_describe(void *self, weir_device_info *o) { (void)self; return min_describe_device(0, o); }
+static weir_status min_allocate(void *self, uint64_t n, void **out) { (void)self; *out = calloc(1, n); return WEIR_OK; }
+static void min_release(void *self, void *b) { (void)self; free(b); }
+static weir_status min_upload(void *self, const weir_native_upload *u, size_t n) {
+  (void)self;
+  for (size_t i = 0; i < n; ++i) memcpy((char *)u[i].buffer + u[i].offset, u[i].data, u[i].bytes);
+  return WEIR_OK;
+}
+static weir_status min_download(void *self, const weir_native_range *r, size_t n) {
+  (void)self;
+  for (size_t i = 0; i < n; ++i) memcpy(r[i].output, (char *)r[i].buffer + r[i].offset, r[i].bytes);
+  return WEIR_OK;
+}
+static weir_status min_dispatch(void *self, const weir_native_step *s) { (void)self; (void)s; return WEIR_OK; }
+static const weir_backend_ops min_ops = {.destroy = min_destroy, .describe = min_describe,
+    .allocate = min_allocate, .release = min_release, .upload_many = min_upload,
+    .download_ranges_into = min_download, .dispatch = min_dispatch};
+static const weir_provider min_provider = {WEIR_BACKEND_ABI_VERSION, "minimal", "1", WEIR_FORMAT_HOST, 1,
+    min_probe, min_describe_device, min_open, &min_ops};
+
+/* Engine-internal entry used by plugins and the registry. */
+weir_status weir_backend_wrap(const weir_provider *provider, void *plugin_handle, uint32_t index,
+                              const weir_open_options *options, weir_backend **out);
+
+START_TEST(engine_defaults_for_optional_ops) {
+  weir_backend *b = NULL;
+  ck_assert_int_eq(weir_backend_wrap(&min_provider, NULL, 0, NULL, &b), WEIR_OK);
+  weir_buffer x, y;
+  ck_assert_int_eq(weir_allocate(b, 16, &x), WEIR_OK);
+  ck_assert_int_eq(weir_allocate(b, 16, &y), WEIR_OK);
+  const char data[16] = "0123456789abcdef";
+  weir_upload_item at0 = {x, 0, data, 16}, at4 = {x, 4, data, 4};
+  ck_assert_int_eq(weir_upload_at_many(b, &at0, 1), WEIR_OK);
+  ck_assert_int_eq(weir_upload_at_many(b, &at4, 1), WEIR_ERR_UNSUPPORTED);
+  ck_assert_ptr_nonnull(strstr(weir_last_error(), "upload_at_many"));
+  /* copy staged through the host; sequences as dispatch loops. */
+  ck_assert_int_eq(weir_copy(b, y, 0, x, 8, 8), WEIR_OK);
+  char out[8];
+  ck_assert_int_eq(weir_download_range_into(b, y, 0, 8, out), WEIR_OK);
+  ck_assert(memcmp(out, "89abcdef", 8) == 0);
+  weir_program p = *weir_builtin_program("noop");
+  weir_step step = {&p, NULL, 0, {0, 0, 0}, NULL, 0};
+  uint64_t ns[2];
+  weir_step two[2] = {step, step};
+  ck_assert_int_eq(weir_dispatch_sequence_timed(b, two, 2, ns), WEIR_OK);
+  weir_range r = {y, 0, 4};
+  void *o[1] = {out};
+  ck_assert_int_eq(weir_dispatch_repeated_sequence_read_ranges_into(b, &step, 1, &step, 1, 5, &r, 1, o, 1), WEIR_OK);
+  weir_backend_stats s;
+  weir_backend_get_stats(b, &s);
+  ck_assert_uint_eq(s.dispatches, 2 + 6);
+  weir_backend_close(b);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("core");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, status_messages);
+  tcase_add_test(tc, open_specs);
+  tcase_add_test(tc, auto_prefers_a_real_gpu);
+  tcase_add_test(tc, reports_list_every_backend);
+  tcase_add_test(tc, program_validation);
+  tcase_add_test(tc, stats_and_reset);
+  tcase_add_test(tc, engine_defaults_for_optional_ops);
+  suite_add_tcase(s, tc);
+  SRunner *r = srunner_create(s);
+  srunner_run_all(r, CK_NORMAL);
+  int failed = srunner_ntests_failed(r);
+  srunner_free(r);
+  return failed ? 1 : 0;
+}
