@@ -1,0 +1,52 @@
+/* DLPack naming: which devices and element types weir can exchange. */
+#include "weir/interop.h"
+
+static const char *device_type_name(int type) {
+  switch (type) {
+  case kDLCPU: return "kDLCPU";
+  case kDLCUDA: return "kDLCUDA";
+  case kDLCUDAHost: return "kDLCUDAHost";
+  case kDLOpenCL: return "kDLOpenCL";
+  case kDLVulkan: return "kDLVulkan";
+  case kDLMetal: return "kDLMetal";
+  case kDLROCM: return "kDLROCM";
+  case kDLCUDAManaged: return "kDLCUDAManaged";
+  default: return "unknown";
+  }
+}
+
+const char *weir_dlpack_device_type_name(int type) { return device_type_name(type); }
+
+weir_status weir_dlpack_device(weir_backend *backend, DLDevice *out) {
+  if (!backend || !out)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_dlpack_device: backend or out is NULL. Fix: pass both.");
+  weir_device_info info;
+  weir_status status = weir_backend_device_info(backend, &info);
+  if (status != WEIR_OK) return weir_fail_context(status, "weir_dlpack_device");
+  if (info.dl_device_type != kDLCPU && info.dl_device_type != kDLCUDA &&
+      info.dl_device_type != kDLVulkan)
+    return weir_fail(WEIR_ERR_UNSUPPORTED,
+                     "weir_dlpack_device: backend %s (%s) reports DLPack device type %d (%s); "
+                     "weir exchanges kDLCPU, kDLCUDA and kDLVulkan. Fix: set dl_device_type "
+                     "in the backend's device info.",
+                     info.backend_id, info.spec, (int)info.dl_device_type,
+                     device_type_name(info.dl_device_type));
+  out->device_type = (DLDeviceType)info.dl_device_type;
+  out->device_id = info.dl_device_id;
+  return WEIR_OK;
+}
+
+weir_status weir_dlpack_check_dtype(DLDataType dtype) {
+  int ok_bits = dtype.bits == 8 || dtype.bits == 16 || dtype.bits == 32 || dtype.bits == 64;
+  int ok = dtype.lanes == 1 &&
+           (((dtype.code == kDLInt || dtype.code == kDLUInt) && ok_bits) ||
+            (dtype.code == kDLFloat && dtype.bits >= 16 && ok_bits));
+  if (!ok)
+    return weir_fail(WEIR_ERR_UNSUPPORTED,
+                     "DLPack dtype (code %u, bits %u, lanes %u) is not supported. Fix: use "
+                     "kDLInt/kDLUInt of 8, 16, 32 or 64 bits or kDLFloat of 16, 32 or 64 bits, "
+                     "with lanes 1 (bfloat, complex, opaque and vector types are refused).",
+                     (unsigned)dtype.code, (unsigned)dtype.bits, (unsigned)dtype.lanes);
+  return WEIR_OK;
+}
