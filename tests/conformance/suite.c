@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "programs/generic.h"
 #include "tests/conformance/conformance.h"
@@ -495,16 +497,60 @@ static Suite *make_suite(const char *filter) {
   return s;
 }
 
+/* Opens the backend once to learn whether it is available and what it is,
+ * in a forked child: drivers such as CUDA cannot be used in a process forked
+ * after they were initialised, and Check forks one process per test. */
+static int probe_in_child(const char *spec, char *line, size_t line_bytes) {
+  int fds[2];
+  if (pipe(fds) != 0) return -1;
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    weir_backend *b = NULL;
+    int ok = weir_backend_open(spec, &b) == WEIR_OK;
+    char msg[1024];
+    if (ok) {
+      weir_device_info info;
+      weir_backend_device_info(b, &info);
+      snprintf(msg, sizeof msg, "%s, %s", info.spec, info.name);
+      weir_backend_close(b);
+    } else {
+      snprintf(msg, sizeof msg, "%s", weir_last_error());
+    }
+    ssize_t w = write(fds[1], msg, strlen(msg));
+    (void)w;
+    close(fds[1]);
+    _exit(ok ? 0 : 1);
+  }
+  close(fds[1]);
+  size_t used = 0;
+  ssize_t r;
+  while (used + 1 < line_bytes && (r = read(fds[0], line + used, line_bytes - 1 - used)) > 0)
+    used += (size_t)r;
+  line[used] = '\0';
+  close(fds[0]);
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
+    snprintf(line, line_bytes, "opening the backend crashed the probe process");
+    return 1;
+  }
+  return WEXITSTATUS(status);
+}
+
 int weir_conformance_run(const char *spec, const char *filter, FILE *out) {
-  weir_backend *probe = NULL;
-  if (weir_backend_open(spec, &probe) != WEIR_OK) {
-    fprintf(out, "SKIP %s: %s\n", spec, weir_last_error());
+  char line[1024];
+  int probe = probe_in_child(spec, line, sizeof line);
+  if (probe != 0) {
+    fprintf(out, "SKIP %s: %s\n", spec, probe < 0 ? "could not fork a probe process" : line);
     return WEIR_CONFORMANCE_SKIPPED;
   }
-  weir_device_info info;
-  weir_backend_device_info(probe, &info);
-  fprintf(out, "conformance: %s (%s, %s)\n", spec, info.spec, info.name);
-  weir_backend_close(probe); /* the tests open their own, after the fork */
+  fprintf(out, "conformance: %s (%s)\n", spec, line);
   g_spec = spec;
   SRunner *runner = srunner_create(make_suite(filter));
   srunner_run_all(runner, CK_SILENT);
