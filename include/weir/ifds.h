@@ -125,6 +125,16 @@ typedef void (*weir_ifds_progress_fn)(void *user, uint64_t iterations, uint64_t 
 weir_status weir_ifds_solve_reference(const weir_ifds_problem *problem, weir_ifds_result *out,
                                       weir_ifds_stats *stats);
 
+/* The same with options: a progress callback, called about every 65536
+ * worklist iterations (NULL options: none). */
+typedef struct weir_ifds_reference_options {
+  weir_ifds_progress_fn progress;
+  void *progress_user;
+} weir_ifds_reference_options;
+weir_status weir_ifds_solve_reference_ex(const weir_ifds_problem *problem,
+                                         const weir_ifds_reference_options *options,
+                                         weir_ifds_result *out, weir_ifds_stats *stats);
+
 /* Options of the resident fixed-point engine. Zero means "choose". */
 typedef struct weir_ifds_engine_options {
   uint64_t initial_table_capacity;    /* path-edge table slots */

@@ -1,0 +1,274 @@
+/* Loading a problem: input in chunks, lines, tokens. The directives are in
+ * load_parse.c, the end-of-input checks and assembly in load_build.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/ifds/load.h"
+
+weir_status ifds_load_fail(const ifds_loader *L, uint64_t line, size_t col, const char *what,
+                           const char *found, const char *expected, const char *fix) {
+  return weir_fail(WEIR_ERR_PARSE, "%s:%llu:%zu: error: %s (found %s, expected %s). Fix: %s.",
+                   L->name, (unsigned long long)line, col, what, found, expected, fix);
+}
+
+void ifds_quote(char *out, size_t cap, const char *text, size_t length) {
+  size_t limit = cap > 8 ? cap - 8 : 0;
+  if (length > limit)
+    snprintf(out, cap, "'%.*s...'", (int)limit, text);
+  else
+    snprintf(out, cap, "'%.*s'", (int)length, text);
+}
+
+static void loader_free(ifds_loader *L) {
+  void *arrays[] = {L->proc_first, L->proc_last,  L->proc_line, L->name_offset, L->name_length,
+                    L->names,      L->name_slots, L->node_proc, L->out_count,   L->node_call};
+  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) free(arrays[i]);
+  ifds_vec *vecs[] = {&L->edge_from,   &L->edge_to,          &L->edge_flow,
+                      &L->edge_line,   &L->call_node,        &L->call_return,
+                      &L->call_flow,   &L->call_line,        &L->callee_site,
+                      &L->callee_proc, &L->callee_call_flow, &L->callee_return_flow,
+                      &L->callee_line, &L->seed_node,        &L->seed_fact};
+  for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; ++i) ifds_vec_free(vecs[i]);
+  ifds_flow_table_free(&L->flows);
+}
+
+static weir_status control_error(ifds_loader *L, const char *p, const char *lf) {
+  char found[64];
+  if (*p == '\r' && p + 1 != lf)
+    snprintf(found, sizeof found, "a carriage return (0x0D) not right before the line feed");
+  else
+    snprintf(found, sizeof found, "byte 0x%02X", (unsigned char)*p);
+  return ifds_load_fail(L, L->line, ifds_col(L, p), "control character", found,
+                        "printable text, spaces and tabs",
+                        "remove the character (only spaces and tabs separate tokens, lines end "
+                        "with LF)");
+}
+
+/* Splits [start, lf) into tokens; '#' starts a comment; control bytes other
+ * than tab (and a CR right before the LF) are errors, in comments too. */
+static weir_status tokenize(ifds_loader *L, const char *start, const char *lf) {
+  const char *end = lf > start && lf[-1] == '\r' ? lf - 1 : lf;
+  const char *p = start;
+  L->tok_count = 0;
+  L->line_end = start;
+  while (p < end) {
+    unsigned char c = (unsigned char)*p;
+    if (c > ' ' && c != '#' && c != 0x7f) {
+      const char *t = p;
+      while (p < end && (unsigned char)*p > ' ' && *p != '#' && (unsigned char)*p != 0x7f) ++p;
+      if (L->tok_count < IFDS_MAX_TOKENS) L->tok[L->tok_count++] = (ifds_token){t, (size_t)(p - t)};
+      L->line_end = p;
+      continue;
+    }
+    if (c == ' ' || c == '\t') {
+      ++p;
+      continue;
+    }
+    if (c == '#') {
+      for (; p < end; ++p)
+        if (((unsigned char)*p < ' ' && *p != '\t') || (unsigned char)*p == 0x7f)
+          return control_error(L, p, lf);
+      break;
+    }
+    return control_error(L, p, lf);
+  }
+  return WEIR_OK;
+}
+
+static weir_status bom_error(ifds_loader *L) {
+  return ifds_load_fail(L, 1, 1, "byte-order mark at the start of the file", "bytes EF BB BF",
+                        "`weir-ifds 1`", "save the file without a byte-order mark");
+}
+
+/* One complete line [start, lf). */
+static weir_status load_line(ifds_loader *L, const char *start, const char *lf) {
+  L->line_start = start;
+  if (L->line == 1 && lf - start >= 3 && memcmp(start, "\xEF\xBB\xBF", 3) == 0) return bom_error(L);
+  WEIR_TRY(tokenize(L, start, lf));
+  if (L->tok_count == 0) return WEIR_OK;
+  return ifds_load_directive(L);
+}
+
+/* Every complete line of [text, text + length); *used receives the bytes
+ * consumed (up to and including the last LF). */
+static weir_status load_lines(ifds_loader *L, const char *text, size_t length, size_t *used) {
+  const char *p = text, *end = text + length;
+  while (p < end) {
+    const char *lf = memchr(p, '\n', (size_t)(end - p));
+    if (!lf) break;
+    WEIR_TRY(load_line(L, p, lf));
+    ++L->line;
+    p = lf + 1;
+  }
+  *used = (size_t)(p - text);
+  return WEIR_OK;
+}
+
+/* Bytes after the last LF: a last line without its LF. */
+static weir_status truncated_line(ifds_loader *L, const char *start, size_t length) {
+  L->line_start = start;
+  if (L->line == 1 && length >= 3 && memcmp(start, "\xEF\xBB\xBF", 3) == 0) return bom_error(L);
+  return ifds_load_fail(L, L->line, length + 1, "truncated last line", "end of file",
+                        "a line feed (LF) ending the last line",
+                        "end the file with a newline; if it was cut short, regenerate it");
+}
+
+static weir_status empty_file(ifds_loader *L) {
+  return ifds_load_fail(
+      L, 1, 1, "empty file", "no bytes", "`weir-ifds 1` on the first line",
+      "write the magic line `weir-ifds 1` and the header (see docs/ifds-format.md)");
+}
+
+static weir_status new_problem(ifds_loader *L, weir_ifds_problem **out) {
+  weir_ifds_problem *p = calloc(1, sizeof *p);
+  if (!p)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "allocating an IFDS problem failed. Fix: free memory.");
+  snprintf(p->source_name, sizeof p->source_name, "%s", L->name);
+  *out = p;
+  return WEIR_OK;
+}
+
+/* Assembles the problem or frees everything; *out is NULL on failure. */
+static weir_status finish(ifds_loader *L, weir_status status, uint64_t bytes,
+                          weir_ifds_problem **out) {
+  weir_ifds_problem *p = NULL;
+  if (status == WEIR_OK) status = new_problem(L, &p);
+  if (status == WEIR_OK) {
+    p->source_bytes = bytes;
+    status = ifds_load_finish(L, p);
+  }
+  loader_free(L);
+  if (status != WEIR_OK) {
+    weir_ifds_problem_free(p);
+    p = NULL;
+  }
+  *out = p;
+  return status;
+}
+
+static void loader_init(ifds_loader *L, const char *name) {
+  memset(L, 0, sizeof *L);
+  L->name = name;
+  L->line = 1;
+  ifds_flow_table_init(&L->flows);
+}
+
+weir_status weir_ifds_load_memory(const char *name, const char *text, size_t length,
+                                  weir_ifds_problem **out) {
+  if (!out)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_ifds_load_memory: out is NULL. Fix: pass the address of a pointer.");
+  *out = NULL;
+  if (!text && length)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_ifds_load_memory: text is NULL with length %zu. Fix: pass the text.",
+                     length);
+  ifds_loader L;
+  loader_init(&L, name ? name : "<memory>");
+  size_t used = 0;
+  weir_status s = length == 0 ? empty_file(&L) : load_lines(&L, text, length, &used);
+  if (s == WEIR_OK && used < length) s = truncated_line(&L, text + used, length - used);
+  return finish(&L, s, length, out);
+}
+
+static weir_status open_error(const char *path, int err) {
+  return weir_fail(WEIR_ERR_IO,
+                   "%s:1:1: error: cannot open the problem file (found %s, expected "
+                   "a readable file). Fix: check the path and its permissions.",
+                   path, strerror(err));
+}
+
+/* Reads into buf[*have..cap); *eof when the file is done. */
+static weir_status read_more(const char *path, int fd, char *buf, size_t cap, size_t *have,
+                             int *eof) {
+  while (*have < cap) {
+    ssize_t n = read(fd, buf + *have, cap - *have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      return weir_fail(WEIR_ERR_IO,
+                       "%s:1:1: error: reading the problem file failed (found %s, "
+                       "expected a readable file). Fix: check the file and the disk.",
+                       path, strerror(errno));
+    if (n == 0) {
+      *eof = 1;
+      break;
+    }
+    *have += (size_t)n;
+  }
+  return WEIR_OK;
+}
+
+/* Reads the file in chunks so that peak memory is the loaded problem, not
+ * the file: a line never spans the buffer (it grows for a longer line). */
+static weir_status load_fd(ifds_loader *L, const char *path, int fd, uint64_t *total) {
+  size_t cap = 4u << 20, have = 0;
+  char *buf = malloc(cap);
+  if (!buf)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "allocating the %zu-byte read buffer failed. Fix: free memory.", cap);
+  weir_status s = WEIR_OK;
+  int eof = 0;
+  while (s == WEIR_OK && !eof) {
+    size_t before = have, used = 0;
+    s = read_more(path, fd, buf, cap, &have, &eof);
+    *total += have - before;
+    if (s == WEIR_OK) s = load_lines(L, buf, have, &used);
+    if (s != WEIR_OK) break;
+    memmove(buf, buf + used, have - used);
+    have -= used;
+    if (have == cap && !eof) { /* one line longer than the buffer */
+      char *bigger = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+      if (!bigger)
+        s = weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                      "%s:%llu:1: a line longer than %zu bytes "
+                      "does not fit in memory. Fix: shorten the line.",
+                      path, (unsigned long long)L->line, cap);
+      else
+        buf = bigger, cap *= 2;
+    }
+  }
+  if (s == WEIR_OK && *total == 0)
+    s = empty_file(L);
+  else if (s == WEIR_OK && have)
+    s = truncated_line(L, buf, have);
+  free(buf);
+  return s;
+}
+
+weir_status weir_ifds_load_file(const char *path, weir_ifds_problem **out) {
+  if (!out || !path)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_ifds_load_file: path or out is NULL. Fix: pass both.");
+  *out = NULL;
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return open_error(path, errno);
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    close(fd);
+    return open_error(path, EISDIR);
+  }
+  ifds_loader L;
+  loader_init(&L, path);
+  uint64_t total = 0;
+  weir_status s = load_fd(&L, path, fd, &total);
+  close(fd);
+  return finish(&L, s, total, out);
+}
+
+void weir_ifds_problem_free(weir_ifds_problem *p) {
+  if (!p) return;
+  void *arrays[] = {
+      p->proc_first,      p->proc_last,         p->proc_name_offset, p->names,
+      p->node_proc,       p->succ_offset,       p->succ_node,        p->succ_flow,
+      p->call_node,       p->call_return,       p->call_flow,        p->node_call,
+      p->callee_offset,   p->callee_proc,       p->callee_call_flow, p->callee_return_flow,
+      p->seed_node,       p->seed_fact,         p->flows.identity,   p->flows.kill_offset,
+      p->flows.kill_fact, p->flows.pair_offset, p->flows.pair_from,  p->flows.pair_to};
+  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) free(arrays[i]);
+  free(p);
+}

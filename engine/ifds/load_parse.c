@@ -1,0 +1,315 @@
+/* The directives of a problem file, one line at a time: the header, proc
+ * lines, and the body (edge, call, callee, seed). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/ifds/load.h"
+
+static const char *const header_names[] = {"weir-ifds", "facts", "procs", "nodes"};
+static const char body_expected[] = "one of proc, edge, call, callee, seed";
+
+static int is(const ifds_token *t, const char *word) {
+  size_t n = strlen(word);
+  return t->length == n && memcmp(t->text, word, n) == 0;
+}
+
+/* ---- tokens ------------------------------------------------------------- */
+
+static weir_status missing(ifds_loader *L, const char *what_missing) {
+  char what[96];
+  snprintf(what, sizeof what, "missing %s", what_missing);
+  return ifds_load_fail(L, L->line, ifds_col(L, L->line_end), what, "end of line", what_missing,
+                        "complete the line (see docs/ifds-format.md)");
+}
+
+/* Token i must be there; `label` names it in the message. */
+static weir_status need(ifds_loader *L, size_t i, const char *label) {
+  return i < L->tok_count ? WEIR_OK : missing(L, label);
+}
+
+/* No tokens after the first `count`. */
+static weir_status no_more(ifds_loader *L, size_t count) {
+  if (L->tok_count <= count) return WEIR_OK;
+  char found[64];
+  ifds_quote(found, sizeof found, L->tok[count].text, L->tok[count].length);
+  return ifds_load_fail(L, L->line, ifds_col(L, L->tok[count].text), "unexpected extra token",
+                        found, "end of line", "remove the extra token or start a comment with #");
+}
+
+/* Token i as a number; `label` names it ("fact count", "node"). */
+static weir_status number(ifds_loader *L, size_t i, const char *label, uint32_t *out) {
+  WEIR_TRY(need(L, i, label));
+  const ifds_token *t = &L->tok[i];
+  ifds_number_error e = ifds_parse_u32(t->text, t->length, out);
+  if (e == IFDS_NUMBER_OK) return WEIR_OK;
+  char found[64], what[96];
+  ifds_quote(found, sizeof found, t->text, t->length);
+  size_t col = ifds_col(L, t->text);
+  switch (e) {
+    case IFDS_NUMBER_NEGATIVE:
+      snprintf(what, sizeof what, "negative %s", label);
+      return ifds_load_fail(L, L->line, col, what, found, "a number 0..4294967295",
+                            "numbers are unsigned decimals");
+    case IFDS_NUMBER_TOO_LARGE:
+      snprintf(what, sizeof what, "%s too large", label);
+      return ifds_load_fail(L, L->line, col, what, found, "at most 4294967295",
+                            "numbers are 32-bit unsigned decimals");
+    default:
+      snprintf(what, sizeof what, "malformed %s", label);
+      return ifds_load_fail(L, L->line, col, what, found, "a decimal number (digits 0-9)",
+                            "write the number in decimal digits");
+  }
+}
+
+/* Token i as an index below `limit` ("node" in 0..N-1). */
+static weir_status index_below(ifds_loader *L, size_t i, const char *label, uint32_t limit,
+                               uint32_t *out) {
+  WEIR_TRY(number(L, i, label, out));
+  if (*out < limit) return WEIR_OK;
+  char found[64], expected[80], what[96], fix[128];
+  ifds_quote(found, sizeof found, L->tok[i].text, L->tok[i].length);
+  snprintf(expected, sizeof expected, "a %s in 0..%u", label, limit - 1);
+  snprintf(what, sizeof what, "%s out of range", label);
+  snprintf(fix, sizeof fix, "use a %s below the header's count or raise the count", label);
+  return ifds_load_fail(L, L->line, ifds_col(L, L->tok[i].text), what, found, expected, fix);
+}
+
+static weir_status flow(ifds_loader *L, size_t i, const char *label, uint32_t *out) {
+  WEIR_TRY(need(L, i, label));
+  ifds_flow_error err;
+  const ifds_token *t = &L->tok[i];
+  weir_status s = ifds_flow_parse(&L->flows, t->text, t->length, L->facts, out, &err);
+  if (s != WEIR_ERR_PARSE) return s;
+  return ifds_load_fail(L, L->line, ifds_col(L, t->text) + err.offset, err.what, err.found,
+                        err.expected, err.fix);
+}
+
+/* ---- the header --------------------------------------------------------- */
+
+static weir_status alloc_array(uint32_t **out, size_t count, int fill_none) {
+  *out = malloc((count ? count : 1) * sizeof(uint32_t));
+  if (!*out)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "allocating %zu entries for the problem failed. "
+                     "Fix: free memory or check the header counts.",
+                     count);
+  memset(*out, fill_none ? 0xff : 0, (count ? count : 1) * sizeof(uint32_t));
+  return WEIR_OK;
+}
+
+/* Arrays sized by a header count are touched in full, so a count that needs
+ * more than the machine's memory would get the process killed instead of
+ * an error; refuse it up front. */
+static weir_status fits_memory(ifds_loader *L, uint64_t bytes, const char *label) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0 || bytes <= (uint64_t)pages * (uint64_t)page) return WEIR_OK;
+  return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                   "%s:%llu:%zu: the %s needs %llu bytes of tables, more "
+                   "than this machine's %llu bytes of memory. Fix: check the count or use a larger "
+                   "machine.",
+                   L->name, (unsigned long long)L->line, ifds_col(L, L->tok[1].text), label,
+                   (unsigned long long)bytes, (unsigned long long)pages * (unsigned long long)page);
+}
+
+static weir_status header_count(ifds_loader *L, uint32_t *out, const char *label, uint32_t min) {
+  WEIR_TRY(number(L, 1, label, out));
+  WEIR_TRY(no_more(L, 2));
+  if (*out >= min) return WEIR_OK;
+  char found[64], what[96], expected[64];
+  ifds_quote(found, sizeof found, L->tok[1].text, L->tok[1].length);
+  snprintf(what, sizeof what, "%s too small", label);
+  snprintf(expected, sizeof expected, "at least %u", min);
+  return ifds_load_fail(L, L->line, ifds_col(L, L->tok[1].text), what, found, expected,
+                        "the zero fact, one procedure and its start and exit nodes always exist");
+}
+
+static weir_status magic(ifds_loader *L) {
+  uint32_t version;
+  WEIR_TRY(need(L, 1, "format version"));
+  const ifds_token *t = &L->tok[1];
+  if (ifds_parse_u32(t->text, t->length, &version) != IFDS_NUMBER_OK || version != 1) {
+    char found[64];
+    ifds_quote(found, sizeof found, t->text, t->length);
+    return ifds_load_fail(L, L->line, ifds_col(L, t->text), "unsupported format version", found,
+                          "1", "this weir reads version 1 (`weir-ifds 1`)");
+  }
+  return no_more(L, 2);
+}
+
+static weir_status header(ifds_loader *L) {
+  switch (L->stage) {
+    case IFDS_STAGE_MAGIC: WEIR_TRY(magic(L)); break;
+    case IFDS_STAGE_FACTS: WEIR_TRY(header_count(L, &L->facts, "fact count", 1)); break;
+    case IFDS_STAGE_PROCS:
+      WEIR_TRY(header_count(L, &L->procs, "procedure count", 1));
+      L->procs_line = L->line;
+      L->procs_col = ifds_col(L, L->tok[1].text);
+      WEIR_TRY(fits_memory(L, (uint64_t)L->procs * 24, "procedure count"));
+      WEIR_TRY(alloc_array(&L->proc_first, L->procs, 0));
+      WEIR_TRY(alloc_array(&L->proc_last, L->procs, 0));
+      WEIR_TRY(alloc_array(&L->proc_line, L->procs, 0));
+      WEIR_TRY(alloc_array(&L->name_offset, L->procs, 0));
+      WEIR_TRY(alloc_array(&L->name_length, L->procs, 0));
+      break;
+    case IFDS_STAGE_NODES:
+      WEIR_TRY(header_count(L, &L->nodes, "node count", 2));
+      WEIR_TRY(fits_memory(L, (uint64_t)L->nodes * 12, "node count"));
+      WEIR_TRY(alloc_array(&L->node_proc, L->nodes, 1));
+      WEIR_TRY(alloc_array(&L->out_count, (size_t)L->nodes + 1, 0));
+      WEIR_TRY(alloc_array(&L->node_call, L->nodes, 1));
+      break;
+  }
+  L->stage++;
+  return WEIR_OK;
+}
+
+/* A directive that is not the one the stage expects. */
+static weir_status misplaced(ifds_loader *L) {
+  const ifds_token *t = &L->tok[0];
+  char found[64], expected[64];
+  ifds_quote(found, sizeof found, t->text, t->length);
+  int header_index = -1;
+  for (int i = 0; i < 4; ++i)
+    if (is(t, header_names[i])) header_index = i;
+  if (L->stage < IFDS_STAGE_PROC)
+    snprintf(expected, sizeof expected, "`%s`", header_names[L->stage]);
+  else
+    snprintf(expected, sizeof expected, "%s", body_expected);
+  size_t col = ifds_col(L, t->text);
+  if (L->stage == IFDS_STAGE_MAGIC)
+    return ifds_load_fail(L, L->line, col, "missing magic line", found, "`weir-ifds 1`",
+                          "start the file with the line `weir-ifds 1`");
+  if (header_index >= 0 && header_index < L->stage)
+    return ifds_load_fail(L, L->line, col, "repeated header directive", found, expected,
+                          "give weir-ifds, facts, procs and nodes once each, in that order");
+  if (header_index >= 0)
+    return ifds_load_fail(L, L->line, col, "header directive out of order", found, expected,
+                          "give weir-ifds, facts, procs and nodes once each, in that order");
+  if (is(t, "proc") || is(t, "edge") || is(t, "call") || is(t, "callee") || is(t, "seed")) {
+    if (L->stage < IFDS_STAGE_PROC)
+      return ifds_load_fail(L, L->line, col, "missing header directive", found, expected,
+                            "give weir-ifds, facts, procs and nodes first, in that order");
+    return ifds_load_fail(L, L->line, col, "proc line after the body started", found,
+                          "one of edge, call, callee, seed",
+                          "put every proc line before the first edge, call, callee or seed line");
+  }
+  return ifds_load_fail(L, L->line, col, "unknown directive", found, expected,
+                        "directives are weir-ifds, facts, procs, nodes, proc, edge, call, callee, "
+                        "seed; # starts a comment");
+}
+
+/* ---- proc lines ---------------------------------------------------------- */
+
+static weir_status duplicate_name(ifds_loader *L, uint32_t other) {
+  char found[64], expected[96];
+  ifds_quote(found, sizeof found, L->tok[2].text, L->tok[2].length);
+  snprintf(expected, sizeof expected, "a name not used before (procedure %u on line %u has it)",
+           other, L->proc_line[other]);
+  return ifds_load_fail(L, L->line, ifds_col(L, L->tok[2].text), "duplicate procedure name", found,
+                        expected, "give every procedure its own name");
+}
+
+/* Records the name of proc `id` unless another procedure has it. */
+static weir_status add_name(ifds_loader *L, uint32_t id) {
+  const ifds_token *t = &L->tok[2];
+  if ((L->procs_seen + 1) * 2 > L->name_slot_cap) {
+    size_t cap = L->name_slot_cap ? L->name_slot_cap * 2 : 64;
+    uint32_t *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+      return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                       "allocating the procedure-name table failed. Fix: free memory.");
+    for (size_t i = 0; i < L->name_slot_cap; ++i) {
+      uint32_t v = L->name_slots[i];
+      if (!v) continue;
+      size_t j =
+          ifds_hash_bytes(L->names + L->name_offset[v - 1], L->name_length[v - 1]) & (cap - 1);
+      while (slots[j]) j = (j + 1) & (cap - 1);
+      slots[j] = v;
+    }
+    free(L->name_slots);
+    L->name_slots = slots;
+    L->name_slot_cap = cap;
+  }
+  size_t mask = L->name_slot_cap - 1, j = ifds_hash_bytes(t->text, t->length) & mask;
+  for (; L->name_slots[j]; j = (j + 1) & mask) {
+    uint32_t other = L->name_slots[j] - 1;
+    if (L->name_length[other] == t->length &&
+        memcmp(L->names + L->name_offset[other], t->text, t->length) == 0)
+      return duplicate_name(L, other);
+  }
+  if (L->names_len + t->length > UINT32_MAX)
+    return weir_fail(WEIR_ERR_OUT_OF_RANGE,
+                     "procedure names longer than 4 GiB in all. Fix: shorten them.");
+  if (L->names_len + t->length > L->names_cap) {
+    size_t cap = L->names_cap ? L->names_cap * 2 : 4096;
+    while (cap < L->names_len + t->length) cap *= 2;
+    char *names = realloc(L->names, cap);
+    if (!names)
+      return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                       "allocating %zu bytes of procedure names failed. Fix: free memory.", cap);
+    L->names = names;
+    L->names_cap = cap;
+  }
+  memcpy(L->names + L->names_len, t->text, t->length);
+  L->name_offset[id] = (uint32_t)L->names_len;
+  L->name_length[id] = (uint32_t)t->length;
+  L->names_len += t->length;
+  L->name_slots[j] = id + 1;
+  return WEIR_OK;
+}
+
+static weir_status proc_line(ifds_loader *L) {
+  uint32_t id, first, last;
+  WEIR_TRY(index_below(L, 1, "procedure", L->procs, &id));
+  if (L->proc_line[id]) {
+    char found[64], expected[96];
+    ifds_quote(found, sizeof found, L->tok[1].text, L->tok[1].length);
+    snprintf(expected, sizeof expected, "one proc line per procedure (procedure %u is on line %u)",
+             id, L->proc_line[id]);
+    return ifds_load_fail(L, L->line, ifds_col(L, L->tok[1].text), "duplicate proc line", found,
+                          expected, "remove the second proc line or renumber it");
+  }
+  WEIR_TRY(need(L, 2, "procedure name"));
+  WEIR_TRY(index_below(L, 3, "node", L->nodes, &first));
+  WEIR_TRY(index_below(L, 4, "node", L->nodes, &last));
+  WEIR_TRY(no_more(L, 5));
+  if (first >= last) {
+    char found[64];
+    snprintf(found, sizeof found, "FIRST %u and LAST %u", first, last);
+    return ifds_load_fail(L, L->line, ifds_col(L, L->tok[3].text),
+                          "procedure start node not before its exit node", found, "FIRST < LAST",
+                          "give the procedure at least two nodes: its start and its exit");
+  }
+  WEIR_TRY(add_name(L, id));
+  L->proc_first[id] = first;
+  L->proc_last[id] = last;
+  L->proc_line[id] = L->line > UINT32_MAX ? UINT32_MAX : (uint32_t)L->line;
+  L->procs_seen++;
+  return WEIR_OK;
+}
+
+/* ---- dispatch ------------------------------------------------------------ */
+
+weir_status ifds_load_directive(ifds_loader *L) {
+  const ifds_token *t = &L->tok[0];
+  if (L->stage == IFDS_STAGE_BODY) return ifds_load_body(L, t);
+  if (L->stage < IFDS_STAGE_PROC) return is(t, header_names[L->stage]) ? header(L) : misplaced(L);
+  if (is(t, "proc")) return proc_line(L);
+  if (is(t, "edge") || is(t, "call") || is(t, "callee") || is(t, "seed")) {
+    WEIR_TRY(ifds_load_close_procs(L));
+    L->stage = IFDS_STAGE_BODY;
+    return ifds_load_body(L, t);
+  }
+  return misplaced(L);
+}
+
+weir_status ifds_load_index(ifds_loader *L, size_t i, const char *label, uint32_t limit,
+                            uint32_t *out) {
+  return index_below(L, i, label, limit, out);
+}
+weir_status ifds_load_flow(ifds_loader *L, size_t i, const char *label, uint32_t *out) {
+  return flow(L, i, label, out);
+}
+weir_status ifds_load_no_more(ifds_loader *L, size_t count) { return no_more(L, count); }
+weir_status ifds_load_misplaced(ifds_loader *L) { return misplaced(L); }

@@ -1,0 +1,192 @@
+/* Writing problems (canonical text), results (the spec's result file) and
+ * solver figures (JSON). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/ifds/internal.h"
+#include "weir/ifds.h"
+
+static void write_header_and_procs(ifds_out *o, const weir_ifds_problem *p) {
+  ifds_out_str(o, "weir-ifds 1\nfacts ");
+  ifds_out_u64(o, p->fact_count);
+  ifds_out_str(o, "\nprocs ");
+  ifds_out_u64(o, p->proc_count);
+  ifds_out_str(o, "\nnodes ");
+  ifds_out_u64(o, p->node_count);
+  ifds_out_char(o, '\n');
+  for (uint32_t id = 0; id < p->proc_count; ++id) {
+    ifds_out_str(o, "proc ");
+    ifds_out_u64(o, id);
+    ifds_out_char(o, ' ');
+    ifds_out_bytes(o, p->names + p->proc_name_offset[id],
+                   p->proc_name_offset[id + 1] - p->proc_name_offset[id]);
+    ifds_out_char(o, ' ');
+    ifds_out_u64(o, p->proc_first[id]);
+    ifds_out_char(o, ' ');
+    ifds_out_u64(o, p->proc_last[id]);
+    ifds_out_char(o, '\n');
+  }
+}
+
+static void write_calls(ifds_out *o, const weir_ifds_problem *p) {
+  for (uint32_t c = 0; c < p->call_count; ++c) {
+    ifds_out_str(o, "call ");
+    ifds_out_u64(o, p->call_node[c]);
+    ifds_out_char(o, ' ');
+    ifds_out_u64(o, p->call_return[c]);
+    ifds_out_char(o, ' ');
+    ifds_out_flow(o, &p->flows, p->call_flow[c]);
+    ifds_out_char(o, '\n');
+    for (uint32_t k = p->callee_offset[c]; k < p->callee_offset[c + 1]; ++k) {
+      ifds_out_str(o, "callee ");
+      ifds_out_u64(o, p->call_node[c]);
+      ifds_out_char(o, ' ');
+      ifds_out_u64(o, p->callee_proc[k]);
+      ifds_out_char(o, ' ');
+      ifds_out_flow(o, &p->flows, p->callee_call_flow[k]);
+      ifds_out_char(o, ' ');
+      ifds_out_flow(o, &p->flows, p->callee_return_flow[k]);
+      ifds_out_char(o, '\n');
+    }
+  }
+}
+
+weir_status weir_ifds_write_problem(const weir_ifds_problem *p, FILE *out) {
+  if (!p || !out)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_ifds_write_problem: problem or out is NULL. Fix: pass both.");
+  ifds_out *o = malloc(sizeof *o);
+  if (!o)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "allocating the output buffer failed. Fix: free memory.");
+  ifds_out_init(o, out);
+  write_header_and_procs(o, p);
+  for (uint32_t n = 0; n < p->node_count; ++n)
+    for (uint32_t e = p->succ_offset[n]; e < p->succ_offset[n + 1]; ++e) {
+      ifds_out_str(o, "edge ");
+      ifds_out_u64(o, n);
+      ifds_out_char(o, ' ');
+      ifds_out_u64(o, p->succ_node[e]);
+      ifds_out_char(o, ' ');
+      ifds_out_flow(o, &p->flows, p->succ_flow[e]);
+      ifds_out_char(o, '\n');
+    }
+  write_calls(o, p);
+  for (uint32_t s = 0; s < p->seed_count; ++s) {
+    ifds_out_str(o, "seed ");
+    ifds_out_u64(o, p->seed_node[s]);
+    ifds_out_char(o, ' ');
+    ifds_out_u64(o, p->seed_fact[s]);
+    ifds_out_char(o, '\n');
+  }
+  weir_status s = ifds_out_finish(o, "the IFDS problem");
+  free(o);
+  return s;
+}
+
+void weir_ifds_result_free(weir_ifds_result *r) {
+  if (!r) return;
+  free(r->hold_node);
+  free(r->hold_fact);
+  memset(r, 0, sizeof *r);
+}
+
+weir_status weir_ifds_write_result(const weir_ifds_result *r, FILE *out) {
+  if (!r || !out)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_ifds_write_result: result or out is NULL. Fix: pass both.");
+  ifds_out *o = malloc(sizeof *o);
+  if (!o)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "allocating the output buffer failed. Fix: free memory.");
+  ifds_out_init(o, out);
+  ifds_out_str(o, "weir-ifds-result 1\npath-edges ");
+  ifds_out_u64(o, r->path_edges);
+  ifds_out_str(o, "\nholds ");
+  ifds_out_u64(o, r->hold_count);
+  ifds_out_char(o, '\n');
+  for (uint64_t i = 0; i < r->hold_count; ++i) {
+    ifds_out_u64(o, r->hold_node[i]);
+    ifds_out_char(o, ' ');
+    ifds_out_u64(o, r->hold_fact[i]);
+    ifds_out_char(o, '\n');
+  }
+  weir_status s = ifds_out_finish(o, "the IFDS result");
+  free(o);
+  return s;
+}
+
+weir_status weir_ifds_write_result_file(const weir_ifds_result *r, const char *path) {
+  if (!path)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_ifds_write_result_file: path is NULL. Fix: pass a path.");
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return weir_fail(WEIR_ERR_IO,
+                     "opening the result file '%s' for writing failed: %s. Fix: check "
+                     "the directory and its permissions.",
+                     path, strerror(errno));
+  weir_status s = weir_ifds_write_result(r, f);
+  if (fclose(f) != 0 && s == WEIR_OK)
+    s = weir_fail(WEIR_ERR_IO,
+                  "closing the result file '%s' failed: %s. Fix: check free disk "
+                  "space.",
+                  path, strerror(errno));
+  if (s != WEIR_OK) weir_fail_context(s, "writing '%s'", path);
+  return s;
+}
+
+/* A JSON string body: the solver and backend names are ours, but quote
+ * anyway so that any name stays valid JSON. */
+static void json_string(FILE *out, const char *s) {
+  fputc('"', out);
+  for (; s && *s; ++s) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(out, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(out, "\\u%04x", c);
+    else
+      fputc(c, out);
+  }
+  fputc('"', out);
+}
+
+weir_status weir_ifds_write_stats_json(const weir_ifds_stats *st, const char *solver,
+                                       const char *backend, double seconds_load, FILE *out) {
+  if (!st || !out)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_ifds_write_stats_json: stats or out is NULL. Fix: pass both.");
+  fputs("{\"solver\": ", out);
+  json_string(out, solver ? solver : "");
+  fputs(", \"backend\": ", out);
+  json_string(out, backend ? backend : "");
+  fprintf(out,
+          ", \"seconds_load\": %.6f, \"seconds_upload\": %.6f, \"seconds_solve\": %.6f, "
+          "\"seconds_readback\": %.6f",
+          seconds_load, st->seconds_upload, st->seconds_solve, st->seconds_readback);
+  const struct {
+    const char *name;
+    uint64_t value;
+  } fields[] = {{"path_edges", st->path_edges},
+                {"summary_edges", st->summary_edges},
+                {"end_summaries", st->end_summaries},
+                {"incoming", st->incoming},
+                {"iterations", st->iterations},
+                {"windows", st->windows},
+                {"host_syncs", st->host_syncs},
+                {"bytes_uploaded", st->bytes_uploaded},
+                {"bytes_downloaded", st->bytes_downloaded},
+                {"peak_resident_bytes", st->peak_resident_bytes},
+                {"growths", st->growths}};
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
+    fprintf(out, ", \"%s\": %llu", fields[i].name, (unsigned long long)fields[i].value);
+  double rate = st->seconds_solve > 0 ? (double)st->path_edges / st->seconds_solve : 0;
+  fprintf(out, ", \"path_edges_per_second\": %.1f}\n", rate);
+  if (ferror(out))
+    return weir_fail(WEIR_ERR_IO,
+                     "writing the solver statistics failed. Fix: check the output "
+                     "file and free disk space.");
+  return WEIR_OK;
+}
