@@ -11,8 +11,10 @@
 
 /* Runs every case against backend `spec` (anything weir_backend_open takes).
  * Prints one line per case to `out` ("PASS suite:case", "FAIL suite:case:
- * message") and a closing "N passed, N failed" line. If the backend cannot be
- * opened, prints "SKIP <spec>: <reason>" and returns WEIR_CONFORMANCE_SKIPPED.
+ * message") and a closing "N passed, N failed" line. If the backend is not
+ * available here (WEIR_ERR_UNAVAILABLE: no driver, no device, not compiled
+ * in), prints "SKIP <spec>: <reason>" and returns WEIR_CONFORMANCE_SKIPPED; any
+ * other failure to open it (a plugin of the wrong ABI, a bad spec) fails.
  * Returns 0 when every case passed, 1 otherwise. `filter` (NULL for all)
  * runs only the cases whose name contains it. */
 int weir_conformance_run(const char *spec, const char *filter, FILE *out);

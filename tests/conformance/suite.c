@@ -500,6 +500,8 @@ static Suite *make_suite(const char *filter) {
 /* Opens the backend once to learn whether it is available and what it is,
  * in a forked child: drivers such as CUDA cannot be used in a process forked
  * after they were initialised, and Check forks one process per test. */
+/* Returns 0 when the backend opened, its weir_status when not, -1 if no
+ * probe process could be started. */
 static int probe_in_child(const char *spec, char *line, size_t line_bytes) {
   int fds[2];
   if (pipe(fds) != 0) return -1;
@@ -513,7 +515,8 @@ static int probe_in_child(const char *spec, char *line, size_t line_bytes) {
   if (pid == 0) {
     close(fds[0]);
     weir_backend *b = NULL;
-    int ok = weir_backend_open(spec, &b) == WEIR_OK;
+    weir_status st = weir_backend_open(spec, &b);
+    int ok = st == WEIR_OK;
     char msg[1024];
     if (ok) {
       weir_device_info info;
@@ -526,7 +529,7 @@ static int probe_in_child(const char *spec, char *line, size_t line_bytes) {
     ssize_t w = write(fds[1], msg, strlen(msg));
     (void)w;
     close(fds[1]);
-    _exit(ok ? 0 : 1);
+    _exit((int)st); /* 0 when it opened, else the weir_status */
   }
   close(fds[1]);
   size_t used = 0;
@@ -538,7 +541,7 @@ static int probe_in_child(const char *spec, char *line, size_t line_bytes) {
   int status = 0;
   if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
     snprintf(line, line_bytes, "opening the backend crashed the probe process");
-    return 1;
+    return WEIR_ERR_INTERNAL;
   }
   return WEXITSTATUS(status);
 }
@@ -546,9 +549,14 @@ static int probe_in_child(const char *spec, char *line, size_t line_bytes) {
 int weir_conformance_run(const char *spec, const char *filter, FILE *out) {
   char line[1024];
   int probe = probe_in_child(spec, line, sizeof line);
-  if (probe != 0) {
-    fprintf(out, "SKIP %s: %s\n", spec, probe < 0 ? "could not fork a probe process" : line);
+  if (probe == WEIR_ERR_UNAVAILABLE) { /* no driver, no device: skipped, with the reason */
+    fprintf(out, "SKIP %s: %s\n", spec, line);
     return WEIR_CONFORMANCE_SKIPPED;
+  }
+  if (probe != 0) { /* a backend that exists but cannot be opened is a failure */
+    fprintf(out, "FAIL %s: %s\n0 passed, 1 failed\n", spec,
+            probe < 0 ? "could not fork a probe process" : line);
+    return 1;
   }
   fprintf(out, "conformance: %s (%s)\n", spec, line);
   g_spec = spec;

@@ -1,0 +1,128 @@
+/* `weir bench`: dispatch benchmarks and user-described sequences.
+ *
+ * A static library linked into the `weir` command (tools/cmd_bench.c parses
+ * the command line). A benchmark produces records, one per scenario x
+ * backend, each carrying its parameters and its figures; the reporters turn
+ * records into a table, JSON and a Chrome trace. Benchmarks never assert
+ * timings: they measure and print. */
+#ifndef WEIR_BENCH_DISPATCH_BENCH_H
+#define WEIR_BENCH_DISPATCH_BENCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "weir/weir.h"
+
+#define WEIR_BENCH_MAX_PUSH_WORDS (WEIR_MAX_PUSH_CONSTANT_BYTES / 4)
+#define WEIR_BENCH_MAX_BACKENDS 16
+
+/* Knobs of the built-in scenarios (defaults: weir_bench_default_params). */
+typedef struct weir_bench_params {
+  uint32_t warmup, runs; /* untimed runs, then timed runs */
+  uint64_t steps;        /* dispatches per fence-per-dispatch / sequence run */
+  uint64_t group;        /* steps in the repeated group */
+  uint64_t repeat;       /* times the group repeats (0: steps / group) */
+  const char *program;   /* built-in program dispatched (by name) */
+  weir_grid grid;        /* {0,0,0}: the program's default */
+  uint64_t buffer_bytes; /* size of each buffer the program binds */
+  uint32_t push[WEIR_BENCH_MAX_PUSH_WORDS];
+  uint32_t push_words;                 /* 0: derived from the program (see scenarios.c) */
+  uint64_t upload_bytes;               /* per buffer in upload-many / upload-single */
+  uint64_t upload_count;               /* buffers per upload run */
+  uint64_t readback_min, readback_max; /* ranged-readback sizes: min, x16, ... max */
+  uint64_t copy_bytes;
+  int device_time; /* also run timed dispatch for dispatch scenarios */
+} weir_bench_params;
+
+void weir_bench_default_params(weir_bench_params *out);
+/* Checks the knobs and that `program` is a built-in program taking the given
+ * push words; the CLI calls it before running anything. */
+weir_status weir_bench_check_params(const weir_bench_params *params);
+
+typedef struct weir_bench_summary {
+  uint64_t median, min, max;
+} weir_bench_summary;
+
+/* One scenario on one backend. Counters are those of one timed run. */
+typedef struct weir_bench_record {
+  char scenario[64];
+  char backend[16], spec[48], device[128];
+  int timestamps_are_device;
+  /* parameters */
+  char program[64];
+  uint64_t steps, group, repeat, bytes, count;
+  weir_grid grid;
+  uint32_t warmup, runs;
+  /* figures */
+  const char *item; /* what `items` counts: "dispatch", "upload", "readback", "copy" */
+  uint64_t items;   /* per run */
+  weir_bench_summary wall_ns;
+  int has_device;
+  weir_bench_summary device_ns; /* sum of per-step times of a timed dispatch run */
+  weir_backend_stats stats;     /* of the last timed run */
+  char ratio_to[64];            /* "" when none */
+  double ratio;                 /* per-item median of this / per-item median of ratio_to */
+  int verified;                 /* -1 not checked, 0 mismatch, 1 equal to the cpu backend */
+  /* per-step device spans of the last timed dispatch run, for --trace */
+  uint64_t trace_start_ns;  /* host clock at the start of that run, from bench start */
+  uint64_t *trace_ns;       /* trace_count per-step times (owned) */
+  const char **trace_names; /* trace_count program names (owned array) */
+  size_t trace_count;
+} weir_bench_record;
+
+typedef struct weir_bench_results {
+  weir_bench_record *records;
+  size_t count, capacity;
+  uint64_t start_ns; /* host clock when the benchmark started */
+} weir_bench_results;
+
+weir_status weir_bench_results_add(weir_bench_results *results, weir_bench_record **out);
+void weir_bench_results_free(weir_bench_results *results);
+
+/* Names of the built-in scenarios, for --scenario and --help. */
+extern const char *const weir_bench_scenario_names[];
+/* Checks a comma-separated scenario list against the names. */
+weir_status weir_bench_check_scenarios(const char *list);
+
+/* Runs the built-in scenarios named in `scenarios` (comma-separated; NULL: all)
+ * on backend `spec`, appending records. Runs are interleaved across scenarios
+ * so that clock drift hits every scenario alike. `progress` may be NULL. */
+weir_status weir_bench_run_scenarios(const char *spec, const char *scenarios,
+                                     const weir_bench_params *params, weir_bench_results *results,
+                                     FILE *progress);
+
+/* ---- sequence files (seqfile.c, seqrun.c; format in bench/README.md) ---- */
+
+typedef struct weir_bench_seqfile weir_bench_seqfile;
+
+weir_status weir_bench_seqfile_load(const char *path, weir_bench_seqfile **out);
+void weir_bench_seqfile_free(weir_bench_seqfile *file);
+
+/* Runs the file once on the cpu backend and keeps its read-backs as the
+ * reference that later runs are verified against. */
+weir_status weir_bench_seqfile_reference(weir_bench_seqfile *file);
+
+/* Runs the file on `spec`: one verified run (against the reference, when one
+ * was made), then warmup + runs timed runs and one timed-dispatch run for the
+ * per-step device times. Appends one record. */
+weir_status weir_bench_seqfile_run(weir_bench_seqfile *file, const char *spec, uint32_t warmup,
+                                   uint32_t runs, weir_bench_results *results, FILE *progress);
+
+/* ---- output (report.c) --------------------------------------------------- */
+
+void weir_bench_print_table(const weir_bench_results *results, FILE *out);
+weir_status weir_bench_write_json(const weir_bench_results *results, const char *command,
+                                  const char *path);
+weir_status weir_bench_write_trace(const weir_bench_results *results, const char *path);
+
+/* ---- measurement helpers (measure.c) --------------------------------------- */
+
+uint64_t weir_bench_now_ns(void);
+/* Sorts `samples` in place and summarises them. count >= 1. */
+weir_bench_summary weir_bench_summarise(uint64_t *samples, size_t count);
+/* Parses "4096", "64K", "16MiB", "1G"; WEIR_ERR_PARSE naming `what` otherwise. */
+weir_status weir_bench_parse_size(const char *text, const char *what, uint64_t *out);
+/* Parses a decimal or 0x-hex u32. */
+weir_status weir_bench_parse_u32(const char *text, const char *what, uint32_t *out);
+
+#endif

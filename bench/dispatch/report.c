@@ -1,0 +1,229 @@
+/* Output of `weir bench`: the human table, JSON (one record per line, so that
+ * bench/plot can read it with awk) and a Chrome trace-event file. */
+#include <errno.h>
+#include <string.h>
+
+#include "bench/dispatch/bench.h"
+
+/* Formats nanoseconds with a unit that keeps 3-4 significant digits. */
+static const char *fmt_ns(char *buf, size_t n, double ns) {
+  if (ns < 1e3)
+    snprintf(buf, n, "%.0f ns", ns);
+  else if (ns < 1e6)
+    snprintf(buf, n, "%.2f us", ns / 1e3);
+  else if (ns < 1e9)
+    snprintf(buf, n, "%.2f ms", ns / 1e6);
+  else
+    snprintf(buf, n, "%.2f s", ns / 1e9);
+  return buf;
+}
+
+static const char *fmt_bytes(char *buf, size_t n, uint64_t b) {
+  if (b >= (1ull << 30) && b % (1ull << 30) == 0)
+    snprintf(buf, n, "%lluG", (unsigned long long)(b >> 30));
+  else if (b >= (1ull << 20) && b % (1ull << 20) == 0)
+    snprintf(buf, n, "%lluM", (unsigned long long)(b >> 20));
+  else if (b >= (1ull << 10) && b % (1ull << 10) == 0)
+    snprintf(buf, n, "%lluK", (unsigned long long)(b >> 10));
+  else
+    snprintf(buf, n, "%llu", (unsigned long long)b);
+  return buf;
+}
+
+/* The parameters that distinguish a record, in a few words. */
+static void describe_params(const weir_bench_record *r, char *buf, size_t n) {
+  char b1[32];
+  if (strcmp(r->item, "dispatch") == 0 && r->group)
+    snprintf(buf, n, "%.32s 1+%llux%llu", r->program, (unsigned long long)r->repeat,
+             (unsigned long long)r->group);
+  else if (strcmp(r->item, "dispatch") == 0)
+    snprintf(buf, n, "%.32s x%llu", r->program, (unsigned long long)r->steps);
+  else if (strcmp(r->item, "upload") == 0)
+    snprintf(buf, n, "%llu x %s", (unsigned long long)r->count, fmt_bytes(b1, sizeof b1, r->bytes));
+  else
+    snprintf(buf, n, "%s", fmt_bytes(b1, sizeof b1, r->bytes));
+}
+
+void weir_bench_print_table(const weir_bench_results *results, FILE *out) {
+  fprintf(out, "%-10s %-20s %-18s %10s %10s %10s %12s %12s %6s  %s\n", "backend", "scenario",
+          "params", "median", "min", "max", "per item", "device/item", "syncs", "ratio");
+  int host_clock = 0;
+  for (size_t i = 0; i < results->count; ++i) {
+    const weir_bench_record *r = &results->records[i];
+    char params[128], med[24], lo[24], hi[24], item[24], dev[24] = "-", ratio[96] = "";
+    describe_params(r, params, sizeof params);
+    double items = r->items ? (double)r->items : 1.0;
+    fmt_ns(med, sizeof med, (double)r->wall_ns.median);
+    fmt_ns(lo, sizeof lo, (double)r->wall_ns.min);
+    fmt_ns(hi, sizeof hi, (double)r->wall_ns.max);
+    fmt_ns(item, sizeof item, (double)r->wall_ns.median / items);
+    if (r->has_device) {
+      fmt_ns(dev, sizeof dev, (double)r->device_ns.median / items);
+      if (!r->timestamps_are_device) strcat(dev, "*"), host_clock = 1;
+    }
+    if (r->ratio_to[0])
+      snprintf(ratio, sizeof ratio, "%.2fx %s", r->ratio, r->ratio_to);
+    else if (strcmp(r->item, "readback") == 0 || strcmp(r->item, "copy") == 0)
+      snprintf(ratio, sizeof ratio, "%.2f GB/s",
+               r->wall_ns.median ? (double)r->bytes / (double)r->wall_ns.median : 0.0);
+    if (r->verified >= 0) {
+      size_t len = strlen(ratio);
+      snprintf(ratio + len, sizeof ratio - len, "%s%s", len ? ", " : "",
+               r->verified ? "verified" : "MISMATCH");
+    }
+    fprintf(out, "%-10.10s %-20.20s %-18.18s %10s %10s %10s %12s %12s %6llu  %s\n", r->spec,
+            r->scenario, params, med, lo, hi, item, dev, (unsigned long long)r->stats.host_syncs,
+            ratio);
+  }
+  fprintf(out,
+          "per item = median / items per run (dispatches, uploads); syncs = host "
+          "synchronisations in one run; ratios compare per-item medians of this run.\n");
+  if (host_clock)
+    fprintf(out,
+            "* device time measured with the host clock around each step (the backend "
+            "has no device timestamps).\n");
+}
+
+static void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; ++s) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+static void json_summary(FILE *f, const char *key, weir_bench_summary s, double items) {
+  fprintf(f, "\"%s\": {\"median\": %llu, \"min\": %llu, \"max\": %llu, \"per_item_median\": %.3f}",
+          key, (unsigned long long)s.median, (unsigned long long)s.min, (unsigned long long)s.max,
+          (double)s.median / items);
+}
+
+/* One record on one line. Key order is fixed: bench/plot relies on it. */
+static void json_record(FILE *f, const weir_bench_record *r) {
+  double items = r->items ? (double)r->items : 1.0;
+  fprintf(f, "{\"scenario\": ");
+  json_string(f, r->scenario);
+  fprintf(f, ", \"backend\": ");
+  json_string(f, r->backend);
+  fprintf(f, ", \"spec\": ");
+  json_string(f, r->spec);
+  fprintf(f, ", \"device\": ");
+  json_string(f, r->device);
+  fprintf(f, ", \"timestamps_are_device\": %s, \"program\": ",
+          r->timestamps_are_device ? "true" : "false");
+  json_string(f, r->program);
+  fprintf(
+      f,
+      ", \"steps\": %llu, \"group\": %llu, \"repeat\": %llu, \"bytes\": %llu, \"count\": %llu"
+      ", \"grid\": [%u, %u, %u], \"warmup\": %u, \"runs\": %u, \"item\": \"%s\", \"items\": %llu, ",
+      (unsigned long long)r->steps, (unsigned long long)r->group, (unsigned long long)r->repeat,
+      (unsigned long long)r->bytes, (unsigned long long)r->count, r->grid.x, r->grid.y, r->grid.z,
+      r->warmup, r->runs, r->item, (unsigned long long)r->items);
+  json_summary(f, "wall_ns", r->wall_ns, items);
+  fprintf(f, ", ");
+  if (r->has_device)
+    json_summary(f, "device_ns", r->device_ns, items);
+  else
+    fprintf(f, "\"device_ns\": null");
+  fprintf(f,
+          ", \"host_syncs\": %llu, \"dispatches\": %llu, \"uploads\": %llu, \"bytes_uploaded\": "
+          "%llu, \"bytes_downloaded\": %llu",
+          (unsigned long long)r->stats.host_syncs, (unsigned long long)r->stats.dispatches,
+          (unsigned long long)r->stats.uploads, (unsigned long long)r->stats.bytes_uploaded,
+          (unsigned long long)r->stats.bytes_downloaded);
+  if (r->ratio_to[0]) {
+    fprintf(f, ", \"ratio\": {\"to\": ");
+    json_string(f, r->ratio_to);
+    fprintf(f, ", \"per_item\": %.4f}", r->ratio);
+  } else {
+    fprintf(f, ", \"ratio\": null");
+  }
+  if (r->verified >= 0)
+    fprintf(f, ", \"verified\": %s", r->verified ? "true" : "false");
+  else
+    fprintf(f, ", \"verified\": null");
+  fprintf(f, "}");
+}
+
+static weir_status open_out(const char *path, const char *what, FILE **out) {
+  *out = fopen(path, "w");
+  if (!*out)
+    return weir_fail(WEIR_ERR_IO,
+                     "bench: cannot write the %s file '%s': %s. Fix: choose a "
+                     "writable path.",
+                     what, path, strerror(errno));
+  return WEIR_OK;
+}
+
+static weir_status close_out(FILE *f, const char *path, const char *what) {
+  int bad = ferror(f);
+  if (fclose(f) != 0 || bad)
+    return weir_fail(WEIR_ERR_IO,
+                     "bench: writing the %s file '%s' failed. Fix: check free "
+                     "disk space and permissions.",
+                     what, path);
+  return WEIR_OK;
+}
+
+weir_status weir_bench_write_json(const weir_bench_results *results, const char *command,
+                                  const char *path) {
+  FILE *f;
+  WEIR_TRY(open_out(path, "JSON", &f));
+  fprintf(f, "{\"weir_version\": \"%s\", \"command\": ", WEIR_VERSION_STRING);
+  json_string(f, command);
+  fprintf(f, ",\n\"records\": [\n");
+  for (size_t i = 0; i < results->count; ++i) {
+    json_record(f, &results->records[i]);
+    fprintf(f, "%s\n", i + 1 < results->count ? "," : "");
+  }
+  fprintf(f, "]}\n");
+  return close_out(f, path, "JSON");
+}
+
+/* Chrome trace events: one process per backend spec, one thread per record,
+ * one complete ("X") event per step, laid end to end from the start of the
+ * timed run. Timestamps are microseconds (fractions allowed). */
+weir_status weir_bench_write_trace(const weir_bench_results *results, const char *path) {
+  FILE *f;
+  WEIR_TRY(open_out(path, "trace", &f));
+  fprintf(f, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
+  int first = 1;
+  for (size_t i = 0; i < results->count; ++i) {
+    const weir_bench_record *r = &results->records[i];
+    size_t pid = i + 1; /* the first record with this spec names the process */
+    for (size_t j = i; j-- > 0;)
+      if (strcmp(results->records[j].spec, r->spec) == 0) pid = j + 1;
+    fprintf(f, "%s{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %zu, \"args\": {\"name\": ",
+            first ? "" : ",\n", pid);
+    json_string(f, r->spec);
+    fprintf(f,
+            "}},\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %zu, \"tid\": %zu, "
+            "\"args\": {\"name\": ",
+            pid, i + 1);
+    char label[96];
+    snprintf(label, sizeof label, "%s%s", r->scenario,
+             r->timestamps_are_device ? "" : " (host clock)");
+    json_string(f, label);
+    fprintf(f, "}}");
+    first = 0;
+    double ts = (double)r->trace_start_ns / 1e3;
+    for (size_t k = 0; k < r->trace_count; ++k) {
+      double dur = (double)r->trace_ns[k] / 1e3;
+      fprintf(f, ",\n{\"name\": ");
+      json_string(f, r->trace_names[k]);
+      fprintf(f,
+              ", \"cat\": \"step\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": %zu, "
+              "\"tid\": %zu, \"args\": {\"step\": %zu}}",
+              ts, dur, pid, i + 1, k);
+      ts += dur;
+    }
+  }
+  fprintf(f, "\n]}\n");
+  return close_out(f, path, "trace");
+}

@@ -1,0 +1,289 @@
+/* Runs the built-in scenarios on one backend: builds one case per scenario
+ * (one per size for ranged-readback), interleaves their runs, and turns the
+ * samples into records with ratios between scenarios of the same run. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/dispatch/scenarios.h"
+
+const char *const weir_bench_scenario_names[] = {
+    "fence-per-dispatch", "sequence",        "repeated", "upload-many",
+    "upload-single",      "ranged-readback", "copy",     NULL};
+
+void weir_bench_default_params(weir_bench_params *p) {
+  memset(p, 0, sizeof *p);
+  p->warmup = 1;
+  p->runs = 7;
+  p->steps = 1000;
+  p->group = 4;
+  p->program = "noop";
+  p->buffer_bytes = 64u << 10;
+  p->upload_bytes = 64u << 10;
+  p->upload_count = 64;
+  p->readback_min = 4;
+  p->readback_max = 64u << 20;
+  p->copy_bytes = 16u << 20;
+  p->device_time = 1;
+}
+
+/* Is `name` in the comma-separated `list` (NULL: everything)? */
+static int selected(const char *list, const char *name) {
+  if (!list) return 1;
+  size_t n = strlen(name);
+  for (const char *p = list; *p;) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len == n && strncmp(p, name, n) == 0) return 1;
+    p += len + (end ? 1 : 0);
+  }
+  return 0;
+}
+
+weir_status weir_bench_check_scenarios(const char *list) {
+  for (const char *p = list; p && *p;) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    int known = 0;
+    for (size_t i = 0; weir_bench_scenario_names[i]; ++i)
+      known |= strlen(weir_bench_scenario_names[i]) == len &&
+               strncmp(p, weir_bench_scenario_names[i], len) == 0;
+    if (!known)
+      return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                       "bench: unknown scenario '%.*s'. Fix: choose from fence-per-dispatch, "
+                       "sequence, repeated, upload-many, upload-single, ranged-readback, copy.",
+                       (int)len, p);
+    p += len + (end ? 1 : 0);
+  }
+  return WEIR_OK;
+}
+
+weir_status weir_bench_check_params(const weir_bench_params *p) {
+  if (p->runs == 0 || p->steps == 0 || p->group == 0 || p->upload_count == 0 ||
+      p->upload_bytes == 0 || p->buffer_bytes < 4 || p->readback_min == 0 ||
+      p->readback_max < p->readback_min || p->copy_bytes == 0)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "bench: runs %u, steps %llu, group %llu, upload %llu x %llu bytes, buffer "
+                     "%llu bytes, read-back %llu..%llu bytes, copy %llu bytes: each must be "
+                     ">= 1 (buffer >= 4, read-back min <= max). Fix: raise the zero knob.",
+                     p->runs, (unsigned long long)p->steps, (unsigned long long)p->group,
+                     (unsigned long long)p->upload_count, (unsigned long long)p->upload_bytes,
+                     (unsigned long long)p->buffer_bytes, (unsigned long long)p->readback_min,
+                     (unsigned long long)p->readback_max, (unsigned long long)p->copy_bytes);
+  const weir_program *prog = weir_builtin_program(p->program);
+  if (!prog)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "bench: no built-in program named '%s'. Fix: use noop, fill_u32, copy_u32, "
+                     "add_u32, counter_u32 or atomic_add_u32.",
+                     p->program ? p->program : "(null)");
+  if (p->push_words && p->push_words * 4 != prog->push_constant_bytes)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "bench: program '%s' takes %u push-constant words, --push gave %u. Fix: give "
+                     "exactly %u comma-separated values.",
+                     prog->name, prog->push_constant_bytes / 4, p->push_words,
+                     prog->push_constant_bytes / 4);
+  return WEIR_OK;
+}
+
+typedef struct case_list {
+  bench_case *cases;
+  size_t count;
+} case_list;
+
+static weir_status add_case(case_list *list, weir_bench_results *results, bench_kind kind,
+                            const char *scenario, uint64_t items, uint64_t bytes,
+                            const weir_bench_params *p, int with_device) {
+  bench_case *c = &list->cases[list->count++];
+  memset(c, 0, sizeof *c);
+  c->kind = kind;
+  c->items = items;
+  c->bytes = bytes;
+  weir_bench_record *r;
+  WEIR_TRY(weir_bench_results_add(results, &r));
+  c->record = results->count - 1;
+  snprintf(r->scenario, sizeof r->scenario, "%s", scenario);
+  c->wall = calloc(p->runs, sizeof *c->wall);
+  c->device = with_device ? calloc(p->runs, sizeof *c->device) : NULL;
+  c->step_ns = with_device ? calloc((size_t)items, sizeof *c->step_ns) : NULL;
+  if (!c->wall || (with_device && (!c->device || !c->step_ns)))
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "bench: host memory for %u samples of %llu steps. Fix: lower --runs or "
+                     "--steps.",
+                     p->runs, (unsigned long long)items);
+  return WEIR_OK;
+}
+
+static weir_status build_cases(case_list *list, weir_bench_results *results, const char *sel,
+                               const weir_bench_params *p, uint64_t repeat) {
+  size_t sizes = 0;
+  for (uint64_t n = p->readback_min; n <= p->readback_max && n; n *= 16) ++sizes;
+  list->cases = calloc(8 + sizes, sizeof *list->cases);
+  if (!list->cases)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "bench: host memory for cases. Fix: free memory.");
+  /* The three dispatch scenarios run the same work, so the device time (a
+   * timed-dispatch run of the steps one by one) is measured once, with
+   * `sequence`, or with `repeated` when sequence is not selected. */
+  int dev = p->device_time;
+  if (selected(sel, "fence-per-dispatch"))
+    WEIR_TRY(add_case(list, results, BENCH_FENCE, "fence-per-dispatch", p->steps, 0, p, 0));
+  if (selected(sel, "sequence"))
+    WEIR_TRY(add_case(list, results, BENCH_SEQUENCE, "sequence", p->steps, 0, p, dev));
+  if (selected(sel, "repeated"))
+    WEIR_TRY(add_case(list, results, BENCH_REPEATED, "repeated", 1 + repeat * p->group, 0, p,
+                      dev && !selected(sel, "sequence")));
+  if (selected(sel, "upload-many"))
+    WEIR_TRY(add_case(list, results, BENCH_UPLOAD_MANY, "upload-many", p->upload_count,
+                      p->upload_bytes, p, 0));
+  if (selected(sel, "upload-single"))
+    WEIR_TRY(add_case(list, results, BENCH_UPLOAD_SINGLE, "upload-single", p->upload_count,
+                      p->upload_bytes, p, 0));
+  if (selected(sel, "ranged-readback"))
+    for (uint64_t n = p->readback_min; n <= p->readback_max && n; n *= 16)
+      WEIR_TRY(add_case(list, results, BENCH_READBACK, "ranged-readback", 1, n, p, 0));
+  if (selected(sel, "copy"))
+    WEIR_TRY(add_case(list, results, BENCH_COPY, "copy", 1, p->copy_bytes, p, 0));
+  return WEIR_OK;
+}
+
+static int is_dispatch(bench_kind k) {
+  return k == BENCH_FENCE || k == BENCH_SEQUENCE || k == BENCH_REPEATED;
+}
+
+/* Rounds: in round r each case runs its warm-up runs and then its timed run r.
+ * Interleaving makes clock drift hit every scenario alike; warming each case
+ * right before its timed run means no scenario inherits a cache the previous
+ * one evicted (a 64 MiB read-back before a 4 MiB upload, say). Odd rounds
+ * run the cases in reverse order, so that of two neighbours neither is always
+ * the one that follows a memory-heavy scenario. */
+static weir_status run_cases(bench_state *s, case_list *list, const weir_bench_params *p,
+                             const weir_bench_results *results) {
+  for (uint32_t r = 0; r < p->runs; ++r)
+    for (size_t k = 0; k < list->count; ++k) {
+      bench_case *c = &list->cases[r % 2 ? list->count - 1 - k : k];
+      uint64_t wall = 0, device = 0;
+      weir_status st = WEIR_OK;
+      for (uint32_t w = 0; st == WEIR_OK && w <= p->warmup; ++w)
+        st = weir_bench_case_run(s, c, &wall);
+      if (st == WEIR_OK && c->device) st = weir_bench_case_timed(s, c, results->start_ns, &device);
+      if (st != WEIR_OK)
+        return weir_fail_context(st, "bench %s on %s", results->records[c->record].scenario,
+                                 weir_backend_id(s->backend));
+      c->wall[r] = wall;
+      if (c->device) c->device[r] = device;
+    }
+  return WEIR_OK;
+}
+
+static void fill_record(weir_bench_record *r, bench_case *c, const bench_state *s,
+                        const weir_bench_params *p, const weir_device_info *info) {
+  snprintf(r->backend, sizeof r->backend, "%s", info->backend_id);
+  snprintf(r->spec, sizeof r->spec, "%s", info->spec);
+  snprintf(r->device, sizeof r->device, "%s", info->name);
+  r->timestamps_are_device = info->timestamps_are_device;
+  r->warmup = p->warmup;
+  r->runs = p->runs;
+  r->items = c->items;
+  r->bytes = c->bytes;
+  r->stats = c->stats;
+  r->wall_ns = weir_bench_summarise(c->wall, p->runs);
+  if (is_dispatch(c->kind)) {
+    snprintf(r->program, sizeof r->program, "%s", p->program);
+    r->steps = c->kind == BENCH_REPEATED ? 1 : c->items;
+    r->group = c->kind == BENCH_REPEATED ? p->group : 0;
+    r->repeat = c->kind == BENCH_REPEATED ? s->repeat : 0;
+    r->grid = p->grid;
+    r->bytes = s->binding_count ? p->buffer_bytes : 0;
+    r->count = s->binding_count;
+    r->item = "dispatch";
+  } else if (c->kind == BENCH_UPLOAD_MANY || c->kind == BENCH_UPLOAD_SINGLE) {
+    r->count = c->items;
+    r->item = "upload";
+  } else {
+    r->count = 1;
+    r->item = c->kind == BENCH_COPY ? "copy" : "readback";
+  }
+  if (c->device) {
+    r->has_device = 1;
+    r->device_ns = weir_bench_summarise(c->device, p->runs);
+    /* The trace keeps the latest timed run's steps; ownership moves to r. */
+    r->trace_ns = c->step_ns;
+    c->step_ns = NULL;
+    r->trace_count = (size_t)c->items;
+    r->trace_start_ns = c->trace_start_ns;
+    r->trace_names = calloc(r->trace_count, sizeof *r->trace_names);
+    if (!r->trace_names) r->trace_count = 0;
+    for (size_t i = 0; i < r->trace_count; ++i) r->trace_names[i] = s->program->name;
+  }
+}
+
+static double per_item(const weir_bench_record *r) {
+  return r->items ? (double)r->wall_ns.median / (double)r->items : 0.0;
+}
+
+/* Ratios only between records of this backend (indices [first, count)). */
+static void add_ratios(weir_bench_results *results, size_t first) {
+  static const char *const pairs[][2] = {{"fence-per-dispatch", "sequence"},
+                                         {"repeated", "sequence"},
+                                         {"upload-single", "upload-many"}};
+  for (size_t i = first; i < results->count; ++i)
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; ++k) {
+      weir_bench_record *r = &results->records[i];
+      if (strcmp(r->scenario, pairs[k][0]) != 0) continue;
+      for (size_t j = first; j < results->count; ++j) {
+        const weir_bench_record *base = &results->records[j];
+        if (strcmp(base->scenario, pairs[k][1]) != 0 || per_item(base) <= 0) continue;
+        snprintf(r->ratio_to, sizeof r->ratio_to, "%s", base->scenario);
+        r->ratio = per_item(r) / per_item(base);
+      }
+    }
+}
+
+static void free_cases(case_list *list) {
+  for (size_t i = 0; i < list->count; ++i) {
+    free(list->cases[i].wall);
+    free(list->cases[i].device);
+    free(list->cases[i].step_ns);
+  }
+  free(list->cases);
+}
+
+weir_status weir_bench_run_scenarios(const char *spec, const char *scenarios,
+                                     const weir_bench_params *params, weir_bench_results *results,
+                                     FILE *progress) {
+  WEIR_TRY(weir_bench_check_params(params));
+  WEIR_TRY(weir_bench_check_scenarios(scenarios));
+  weir_open_options options = {0};
+  weir_backend *backend = NULL;
+  WEIR_TRY(weir_backend_open_ex(spec, &options, &backend));
+  weir_device_info info;
+  weir_status st = weir_backend_device_info(backend, &info);
+  size_t first = results->count;
+  bench_state state = {0};
+  case_list list = {0};
+  int disp = selected(scenarios, "fence-per-dispatch") || selected(scenarios, "sequence") ||
+             selected(scenarios, "repeated");
+  int up = selected(scenarios, "upload-many") || selected(scenarios, "upload-single");
+  if (st == WEIR_OK)
+    st = weir_bench_state_init(&state, backend, params, disp, up,
+                               selected(scenarios, "ranged-readback"), selected(scenarios, "copy"));
+  if (st == WEIR_OK) st = build_cases(&list, results, scenarios, params, state.repeat);
+  if (st == WEIR_OK && progress)
+    fprintf(progress, "bench: %s (%s): %zu scenario runs x %u (each after %u warm-up)\n", info.spec,
+            info.name, list.count, params->runs, params->warmup);
+  if (st == WEIR_OK) st = run_cases(&state, &list, params, results);
+  if (st == WEIR_OK) {
+    for (size_t i = 0; i < list.count; ++i)
+      fill_record(&results->records[list.cases[i].record], &list.cases[i], &state, params, &info);
+    add_ratios(results, first);
+  } else {
+    /* No half-filled records: drop this backend's. */
+    for (size_t i = first; i < results->count; ++i) {
+      free(results->records[i].trace_ns);
+      free(results->records[i].trace_names);
+    }
+    results->count = first;
+  }
+  free_cases(&list);
+  weir_bench_state_free(&state);
+  weir_backend_close(backend);
+  return st;
+}

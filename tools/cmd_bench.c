@@ -1,0 +1,243 @@
+/* `weir bench`: built-in dispatch scenarios on every available backend, or a
+ * user-described sequence file (`weir bench run FILE`). Measures, prints a
+ * table, and writes JSON / a Chrome trace on request; never asserts timings.
+ * The work is in bench/dispatch; this file parses the command line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/dispatch/bench.h"
+#include "tools/commands.h"
+
+typedef struct bench_cli {
+  const char *backends[WEIR_BENCH_MAX_BACKENDS];
+  size_t backend_count;
+  const char *scenarios, *json, *trace, *file;
+  int verify, quiet;
+  weir_bench_params params;
+} bench_cli;
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: weir bench [OPTIONS]            built-in scenarios\n"
+          "       weir bench run FILE [OPTIONS]   a sequence file (format: bench/README.md)\n\n"
+          "Runs on every available backend unless --backend SPEC is given (repeatable).\n"
+          "Scenarios: fence-per-dispatch, sequence, repeated, upload-many, upload-single,\n"
+          "ranged-readback, copy (--scenario a,b,c picks some).\n\n"
+          "  --runs N (7) --warmup N (1)    timed runs, each after N untimed; median, min, max\n"
+          "  --steps N (1000)               dispatches per fence-per-dispatch / sequence run\n"
+          "  --group N (4) --repeat K       repeated: 1 prefix step + K x group (K: steps/group)\n"
+          "  --program NAME (noop)          built-in program to dispatch\n"
+          "  --grid X[,Y[,Z]]               its grid (default: the program's)\n"
+          "  --buffer-size B (64K)          size of each buffer the program binds\n"
+          "  --push V,V,...                 its push constants (default: value 1, count = words)\n"
+          "  --upload-size B (64K) --upload-count N (64)\n"
+          "  --readback-min B (4) --readback-max B (64M)   sizes min, x16, ..., max\n"
+          "  --copy-size B (16M)\n"
+          "  --no-device-time               skip the timed-dispatch runs\n"
+          "  --no-verify                    (run) do not compare read-backs with cpu\n"
+          "  --json FILE                    one record per scenario x backend\n"
+          "  --trace FILE                   Chrome trace events (Perfetto, chrome://tracing)\n"
+          "  --quiet                        no progress lines on stderr\n");
+}
+
+static int bad_value(const char *opt, const char *value) {
+  if (value)
+    fprintf(stderr, "weir bench: %s: %s\n", opt, weir_last_error());
+  else
+    fprintf(stderr, "weir bench: %s: missing or too many values. Fix: see `weir bench --help`.\n",
+            opt);
+  return 2;
+}
+
+static weir_status parse_u64(const char *text, const char *what, uint64_t *out) {
+  return weir_bench_parse_size(text, what, out);
+}
+
+static weir_status parse_list(const char *text, const char *what, uint32_t *out, uint32_t max,
+                              uint32_t *count) {
+  char copy[512];
+  snprintf(copy, sizeof copy, "%s", text);
+  *count = 0;
+  char *save = NULL;
+  for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (*count == max)
+      return weir_fail(WEIR_ERR_PARSE, "%s: more than %u values. Fix: give fewer.", what, max);
+    WEIR_TRY(weir_bench_parse_u32(t, what, &out[(*count)++]));
+  }
+  return WEIR_OK;
+}
+
+/* One option with a value; returns 0 if consumed, 1 if unknown, 2 on error. */
+static int parse_valued(bench_cli *c, const char *opt, const char *v) {
+  weir_bench_params *p = &c->params;
+  uint64_t n = 0;
+  uint32_t g[3] = {0, 0, 0}, count = 0;
+  weir_status st = WEIR_OK;
+  if (strcmp(opt, "--backend") == 0) {
+    if (c->backend_count == WEIR_BENCH_MAX_BACKENDS) return bad_value(opt, NULL);
+    c->backends[c->backend_count++] = v;
+  } else if (strcmp(opt, "--scenario") == 0) {
+    c->scenarios = v;
+    st = weir_bench_check_scenarios(v);
+  } else if (strcmp(opt, "--json") == 0)
+    c->json = v;
+  else if (strcmp(opt, "--trace") == 0)
+    c->trace = v;
+  else if (strcmp(opt, "--program") == 0)
+    p->program = v;
+  else if (strcmp(opt, "--grid") == 0) {
+    st = parse_list(v, opt, g, 3, &count);
+    if (st == WEIR_OK && (count == 0 || !g[0] || (count > 1 && !g[1]) || (count > 2 && !g[2])))
+      st = weir_fail(WEIR_ERR_PARSE,
+                     "grid '%s' needs 1 to 3 positive counts. Fix: write e.g. "
+                     "--grid 16 or --grid 4,4,1.",
+                     v);
+    p->grid = (weir_grid){g[0], count > 1 ? g[1] : 1, count > 2 ? g[2] : 1};
+  } else if (strcmp(opt, "--push") == 0) {
+    st = parse_list(v, opt, p->push, WEIR_BENCH_MAX_PUSH_WORDS, &p->push_words);
+  } else {
+    static const char *const names[] = {"--runs",         "--warmup",       "--steps",
+                                        "--group",        "--repeat",       "--buffer-size",
+                                        "--upload-size",  "--upload-count", "--readback-min",
+                                        "--readback-max", "--copy-size"};
+    uint64_t *targets[] = {NULL,
+                           NULL,
+                           &p->steps,
+                           &p->group,
+                           &p->repeat,
+                           &p->buffer_bytes,
+                           &p->upload_bytes,
+                           &p->upload_count,
+                           &p->readback_min,
+                           &p->readback_max,
+                           &p->copy_bytes};
+    size_t k = 0;
+    while (k < sizeof names / sizeof names[0] && strcmp(opt, names[k]) != 0) ++k;
+    if (k == sizeof names / sizeof names[0]) return 1;
+    st = parse_u64(v, opt, &n);
+    if (st == WEIR_OK && k < 2 && n > 1000000)
+      st = weir_fail(WEIR_ERR_PARSE, "%llu runs is more than 1000000. Fix: use fewer runs.",
+                     (unsigned long long)n);
+    if (st == WEIR_OK && k == 0)
+      p->runs = (uint32_t)n;
+    else if (st == WEIR_OK && k == 1)
+      p->warmup = (uint32_t)n;
+    else if (st == WEIR_OK)
+      *targets[k] = n;
+  }
+  return st == WEIR_OK ? 0 : bad_value(opt, v);
+}
+
+static int parse_args(bench_cli *c, int argc, char **argv) {
+  int i = 1;
+  if (i < argc && strcmp(argv[i], "run") == 0) {
+    if (i + 1 >= argc) return bad_value("run", NULL);
+    c->file = argv[i + 1];
+    i += 2;
+  }
+  for (; i < argc; ++i) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return usage(stdout), -1;
+    if (strcmp(a, "--no-device-time") == 0)
+      c->params.device_time = 0;
+    else if (strcmp(a, "--no-verify") == 0)
+      c->verify = 0;
+    else if (strcmp(a, "--quiet") == 0)
+      c->quiet = 1;
+    else if (i + 1 < argc && a[0] == '-') {
+      int rc = parse_valued(c, a, argv[i + 1]);
+      if (rc == 2) return 2;
+      if (rc == 1) goto unknown;
+      ++i;
+    } else {
+      goto unknown;
+    }
+    continue;
+  unknown:
+    fprintf(stderr, "weir bench: unexpected argument '%s'. Fix: see `weir bench --help`.\n", a);
+    return 2;
+  }
+  return 0;
+}
+
+/* Without --backend: every backend that reports itself available. */
+static int default_backends(bench_cli *c, weir_backend_report *reports, size_t cap) {
+  size_t n = 0;
+  weir_status st = weir_backend_reports(reports, cap, &n);
+  if (st != WEIR_OK) {
+    fprintf(stderr, "weir bench: %s\n", weir_last_error());
+    return 1;
+  }
+  for (size_t i = 0; i < n && i < cap && c->backend_count < WEIR_BENCH_MAX_BACKENDS; ++i)
+    if (reports[i].available) c->backends[c->backend_count++] = reports[i].id;
+  return 0;
+}
+
+static void join_args(char *buf, size_t n, int argc, char **argv) {
+  size_t len = snprintf(buf, n, "weir");
+  for (int i = 0; i < argc && len < n; ++i) len += snprintf(buf + len, n - len, " %s", argv[i]);
+}
+
+static int run_all(bench_cli *c, weir_bench_results *results, FILE *progress) {
+  int failed = 0;
+  weir_bench_seqfile *file = NULL;
+  if (c->file) {
+    weir_status st = weir_bench_seqfile_load(c->file, &file);
+    if (st == WEIR_OK && c->verify) st = weir_bench_seqfile_reference(file);
+    if (st != WEIR_OK) {
+      fprintf(stderr, "weir bench: %s\n", weir_last_error());
+      weir_bench_seqfile_free(file);
+      return st == WEIR_ERR_PARSE || st == WEIR_ERR_INVALID_ARGUMENT ? 2 : 1;
+    }
+  }
+  for (size_t i = 0; i < c->backend_count; ++i) {
+    weir_status st = file ? weir_bench_seqfile_run(file, c->backends[i], c->params.warmup,
+                                                   c->params.runs, results, progress)
+                          : weir_bench_run_scenarios(c->backends[i], c->scenarios, &c->params,
+                                                     results, progress);
+    if (st != WEIR_OK) {
+      /* One backend failing does not stop the others. */
+      fprintf(stderr, "weir bench: %s: %s\n", c->backends[i], weir_last_error());
+      failed = 1;
+    }
+  }
+  weir_bench_seqfile_free(file);
+  for (size_t i = 0; i < results->count; ++i) failed |= results->records[i].verified == 0;
+  return failed;
+}
+
+int weir_cmd_bench(int argc, char **argv) {
+  bench_cli c;
+  memset(&c, 0, sizeof c);
+  c.verify = 1;
+  weir_bench_default_params(&c.params);
+  int rc = parse_args(&c, argc, argv);
+  if (rc) return rc < 0 ? 0 : rc;
+  if (!c.file && weir_bench_check_params(&c.params) != WEIR_OK) {
+    fprintf(stderr, "weir bench: %s\n", weir_last_error());
+    return 2;
+  }
+  weir_backend_report reports[WEIR_BENCH_MAX_BACKENDS];
+  if (c.backend_count == 0 && default_backends(&c, reports, WEIR_BENCH_MAX_BACKENDS)) return 1;
+  if (c.backend_count == 0) {
+    fprintf(stderr, "weir bench: no backend is available. Fix: run `weir info` to see why.\n");
+    return 1;
+  }
+  weir_bench_results results = {0};
+  results.start_ns = weir_bench_now_ns();
+  rc = run_all(&c, &results, c.quiet ? NULL : stderr);
+  if (rc == 2) return rc;
+  if (results.count) weir_bench_print_table(&results, stdout);
+  char command[1024];
+  join_args(command, sizeof command, argc, argv);
+  weir_status st = WEIR_OK;
+  if (c.json) st = weir_bench_write_json(&results, command, c.json);
+  if (st == WEIR_OK && c.trace) st = weir_bench_write_trace(&results, c.trace);
+  if (st != WEIR_OK) {
+    fprintf(stderr, "weir bench: %s\n", weir_last_error());
+    rc = 1;
+  }
+  weir_bench_results_free(&results);
+  return rc;
+}

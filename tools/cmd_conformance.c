@@ -1,0 +1,77 @@
+/* `weir conformance --backend SPEC [--filter TEXT]`: the backend conformance
+ * suite (tests/conformance) against any backend, in-tree or plugin. Prints a
+ * line per case and a closing "N passed, N failed" line; exits 0 when every
+ * case passed, 1 when one failed or the backend was refused (wrong plugin ABI),
+ * 77 when the backend is not available here (CTest's skip code), 2 on bad
+ * usage. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/commands.h"
+
+#ifdef WEIR_HAVE_CONFORMANCE
+#include "tests/conformance/conformance.h"
+#include "weir/weir.h"
+
+/* The suite skips (77) any backend it cannot open. That is right for a driver
+ * that is missing here (WEIR_ERR_UNAVAILABLE), but a backend the user named
+ * that is refused for being broken (a plugin with the wrong ABI version or a
+ * missing required operation) is a failure, not a skip. */
+static int refused(const char *spec) {
+  weir_backend *b = NULL;
+  weir_status st = weir_backend_open(spec, &b);
+  weir_backend_close(b);
+  if (st == WEIR_OK || st == WEIR_ERR_UNAVAILABLE) return 0;
+  printf("FAIL open %s: %s\n0 passed, 1 failed\n", spec, weir_last_error());
+  return 1;
+}
+#endif
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: weir conformance --backend SPEC [--filter TEXT]\n\n"
+          "Runs the backend conformance suite against SPEC: cpu, vulkan[:N], cuda[:N],\n"
+          "plugin:/path/libfoo.so[:N], or the id of a plugin on WEIR_BACKEND_PATH.\n"
+          "--filter TEXT runs only the cases whose name contains TEXT.\n"
+          "Exit: 0 all passed, 1 a case failed or the backend was refused, 77 backend not\n"
+          "available here.\n");
+}
+
+int weir_cmd_conformance(int argc, char **argv) {
+  const char *spec = NULL, *filter = NULL;
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
+      spec = argv[++i];
+    } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
+      filter = argv[++i];
+    } else {
+      fprintf(stderr,
+              "weir conformance: unexpected argument '%s'. Fix: see `weir conformance "
+              "--help`.\n",
+              argv[i]);
+      return 2;
+    }
+  }
+  if (!spec) {
+    fprintf(stderr,
+            "weir conformance: no backend given. Fix: add --backend SPEC (e.g. "
+            "--backend cpu).\n");
+    return 2;
+  }
+#ifdef WEIR_HAVE_CONFORMANCE
+  if (refused(spec)) return 1;
+  int rc = weir_conformance_run(spec, filter, stdout);
+  fflush(stdout);
+  return rc;
+#else
+  fprintf(stderr,
+          "weir conformance: this weir was built without the test suites, so the "
+          "conformance suite for '%s'%s%s is not here. Fix: reconfigure with "
+          "-DWEIR_BUILD_TESTS=ON (needs the Debian package check).\n",
+          spec, filter ? " filter " : "", filter ? filter : "");
+  return 1;
+#endif
+}
