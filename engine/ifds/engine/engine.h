@@ -1,0 +1,75 @@
+/* The resident IFDS engine's internals (see README.md in this folder). */
+#ifndef WEIR_IFDS_ENGINE_INTERNAL_H
+#define WEIR_IFDS_ENGINE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "programs/ifds/ifds_host.h"
+#include "programs/ifds/ifds_layout.h"
+#include "weir/ifds.h"
+
+/* Capacities of the growing relations (entries, not bytes). */
+typedef struct ifds_caps {
+  uint64_t plog;  /* path-edge log entries */
+  uint64_t ptab;  /* path-edge table slots */
+  uint64_t ctab;  /* context table slots */
+  uint64_t inc;   /* incoming entries */
+  uint64_t es;    /* end-summary entries */
+} ifds_caps;
+
+enum {
+  IFDS_P_CLEAR,
+  IFDS_P_RESTORE,
+  IFDS_P_SEED,
+  IFDS_P_REHASH,
+  IFDS_P_UNLINK,
+  IFDS_P_RELATE,
+  IFDS_P_EXPAND,
+  IFDS_P_ADVANCE,
+  IFDS_P_COUNT
+};
+
+typedef struct ifds_engine {
+  weir_backend *backend;
+  const weir_ifds_problem *problem;
+  uint32_t fact_bits, node_bits;
+  uint32_t grid;         /* workgroups per delta dispatch, adapted per window */
+  uint32_t max_grid;     /* workgroups for full-size work (clears, rebuilds) */
+  uint64_t graph_words;
+  uint32_t *to_old; /* device node -> problem node */
+  weir_buffer buf[WEIR_IFDS_BINDINGS];
+  ifds_caps caps;
+  uint64_t plog_allocated; /* entries of the log buffer (caps.plog once allocated) */
+  const weir_program *prog[IFDS_P_COUNT];
+  uint32_t ctrl[WEIR_IFDS_CTRL_READ]; /* the last window's read-back */
+  uint64_t growths, windows;
+  int keep_table;   /* rollback keeps the table and the log past B (no rehash) */
+  int full_rebuild; /* the next window's prefix: 1 rebuild everything, 0 roll back one iteration */
+  uint64_t resident_bytes, peak_bytes; /* this solve's own buffers */
+} ifds_engine;
+
+/* graph.c: key widths, the packed graph buffer. */
+weir_status weir_ifds_engine_key_bits(const weir_ifds_problem *problem, uint32_t *fact_bits,
+                                      uint32_t *node_bits);
+/* *to_old: the problem's node of each device node (caller frees). */
+weir_status weir_ifds_engine_pack_graph(const weir_ifds_problem *problem, uint32_t **out,
+                                        uint64_t *words, uint32_t **to_old);
+
+/* state.c: device buffers, their sizes and growth. */
+void weir_ifds_engine_initial_caps(const weir_ifds_problem *problem,
+                                   const weir_ifds_engine_options *options, ifds_caps *out);
+weir_status weir_ifds_engine_alloc_derived(ifds_engine *e);
+weir_status weir_ifds_engine_grow(ifds_engine *e);
+void weir_ifds_engine_free_all(ifds_engine *e);
+uint64_t weir_ifds_engine_state_bytes(const ifds_caps *caps);
+weir_status weir_ifds_engine_allocate(ifds_engine *e, uint64_t bytes, const char *what,
+                                      weir_buffer *out);
+
+/* window.c: the window loop. */
+weir_status weir_ifds_engine_run(ifds_engine *e, const weir_ifds_engine_options *options);
+
+/* holds.c: the result from the logged path-edge keys. */
+weir_status weir_ifds_engine_holds(const ifds_engine *e, const uint64_t *keys, uint64_t count,
+                                   weir_ifds_result *out);
+
+#endif

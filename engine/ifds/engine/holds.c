@@ -1,0 +1,100 @@
+/* The result from the logged path edges: every (node, d2) that some path
+ * edge (d1, node, d2) makes hold, sorted by node then fact, in the problem's
+ * node numbers. A counting sort by node (linear, prefetched: every key
+ * touches random words) and a sort of each node's few facts. */
+#include <stdlib.h>
+
+#include "engine/ifds/engine/engine.h"
+
+#define AHEAD 16u
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+static void sort_small(uint32_t *v, uint32_t n) {
+  if (n > 32) {
+    qsort(v, n, sizeof *v, cmp_u32);
+    return;
+  }
+  for (uint32_t i = 1; i < n; ++i) {
+    uint32_t x = v[i], j = i;
+    for (; j > 0 && v[j - 1] > x; --j) v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+
+/* facts[] receives every key's fact grouped by problem node; end[v] is where
+ * node v's run ends. */
+static void bucket(const ifds_engine *e, const uint64_t *keys, uint64_t count, uint32_t *node_of,
+                   uint32_t *end, uint32_t *facts) {
+  uint32_t fb = e->fact_bits, n = e->problem->node_count;
+  uint64_t node_mask = (1ull << e->node_bits) - 1u, fact_mask = (1ull << fb) - 1u;
+  for (uint64_t i = 0; i < count; ++i) {
+    if (i + AHEAD < count) __builtin_prefetch(&e->to_old[(keys[i + AHEAD] >> fb) & node_mask]);
+    node_of[i] = e->to_old[(keys[i] >> fb) & node_mask];
+  }
+  for (uint64_t i = 0; i < count; ++i) {
+    if (i + AHEAD < count) __builtin_prefetch(&end[node_of[i + AHEAD] + 1u]);
+    end[node_of[i] + 1u]++;
+  }
+  for (uint32_t v = 0; v < n; ++v) end[v + 1u] += end[v];
+  for (uint64_t i = 0; i < count; ++i) {
+    if (i + AHEAD < count) __builtin_prefetch(&end[node_of[i + AHEAD]]);
+    facts[end[node_of[i]]++] = (uint32_t)(keys[i] & fact_mask);
+  }
+}
+
+/* Sorts each run and keeps its distinct facts, in place (the write position
+ * never passes the read position); kept[v] receives node v's count. */
+static uint64_t compact(uint32_t n, uint32_t *end_kept, uint32_t *facts) {
+  uint64_t holds = 0, begin = 0;
+  for (uint32_t v = 0; v < n; ++v) {
+    uint64_t end = end_kept[v];
+    sort_small(facts + begin, (uint32_t)(end - begin));
+    uint32_t kept = 0;
+    for (uint64_t i = begin; i < end; ++i)
+      if (kept == 0 || facts[i] != facts[holds - 1]) {
+        facts[holds++] = facts[i];
+        kept++;
+      }
+    begin = end;
+    end_kept[v] = kept;
+  }
+  return holds;
+}
+
+weir_status weir_ifds_engine_holds(const ifds_engine *e, const uint64_t *keys, uint64_t count,
+                                   weir_ifds_result *out) {
+  uint32_t n = e->problem->node_count;
+  uint32_t *end = calloc((size_t)n + 1u, sizeof *end);
+  uint32_t *facts = malloc((count ? count : 1) * sizeof *facts);
+  uint32_t *node_of = malloc((count ? count : 1) * sizeof *node_of);
+  if (!end || !facts || !node_of) {
+    free(end);
+    free(facts);
+    free(node_of);
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "IFDS engine: no host memory to sort %llu path edges into the result. "
+                     "Fix: free memory.", (unsigned long long)count);
+  }
+  bucket(e, keys, count, node_of, end, facts);
+  free(node_of);
+  uint64_t holds = compact(n, end, facts);
+  out->path_edges = count;
+  out->hold_count = holds;
+  uint32_t *shrunk = realloc(facts, (holds ? holds : 1) * sizeof *facts);
+  out->hold_fact = shrunk ? shrunk : facts;
+  out->hold_node = malloc((holds ? holds : 1) * sizeof *out->hold_node);
+  if (!out->hold_node) {
+    free(end);
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "IFDS engine: no host memory for %llu results. "
+                     "Fix: free memory.", (unsigned long long)holds);
+  }
+  uint64_t at = 0;
+  for (uint32_t v = 0; v < n; ++v)
+    for (uint32_t i = 0; i < end[v]; ++i) out->hold_node[at++] = v;
+  free(end);
+  return WEIR_OK;
+}

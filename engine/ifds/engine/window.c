@@ -1,0 +1,161 @@
+/* The window loop: K iterations per weir_dispatch_repeated_sequence_read_ranges_into,
+ * one read of the control block after each. Nothing else crosses to the host
+ * while solving.
+ *
+ * A window's prefix (re)builds what the next iterations need. The first
+ * window clears the tables and inserts the seeds. After an overflow the
+ * control block still describes the iteration that overflowed (A, B and the
+ * iteration count: advance never ran for it), and the log's prefix [0, B) is
+ * complete, so the window is repeated from that iteration:
+ * - rollback (the usual case): the iteration's additions to the incoming and
+ *   end-summary lists are unlinked (they sit in front of the marks taken
+ *   when it began); when the log or table overflowed, the path-edge table
+ *   is rebuilt from the log [0, B); otherwise table and log stay as they are
+ *   (every edge in the table was logged) and the iteration simply reruns;
+ * - full rebuild (the context table overflowed, or the overflow came before
+ *   the marks were set): every table is cleared, the log [0, B) re-inserted
+ *   and step 1 (relate) replayed over [0, A).
+ * Overflow therefore costs one iteration of work plus a rehash, and no path
+ * edge is ever dropped. */
+#include <string.h>
+
+#include "engine/ifds/engine/engine.h"
+
+#define MAX_PREFIX 8
+#define PROBE_LIMIT 4096u
+
+typedef struct window_plan {
+  weir_step prefix[MAX_PREFIX], repeated[3];
+  weir_ifds_push prefix_push[MAX_PREFIX], push;
+  size_t prefix_count;
+} window_plan;
+
+static void base_push(const ifds_engine *e, weir_ifds_push *p) {
+  memset(p, 0, sizeof *p);
+  p->fact_bits = e->fact_bits;
+  p->node_bits = e->node_bits;
+  p->ptab_size = (uint32_t)e->caps.ptab;
+  p->plog_cap = (uint32_t)e->caps.plog;
+  p->ctab_size = (uint32_t)e->caps.ctab;
+  p->inc_cap = (uint32_t)e->caps.inc;
+  p->es_cap = (uint32_t)e->caps.es;
+  p->probe_limit = PROBE_LIMIT;
+}
+
+static void set_step(const ifds_engine *e, weir_step *s, int prog, const weir_buffer *bindings,
+                     const weir_ifds_push *push, uint32_t grid) {
+  s->program = e->prog[prog];
+  s->bindings = bindings;
+  s->binding_count = prog == IFDS_P_CLEAR ? 1u : WEIR_IFDS_BINDINGS;
+  s->grid = (weir_grid){grid, 1, 1};
+  s->push_constants = push;
+  s->push_constant_bytes = sizeof *push;
+}
+
+static void add_prefix(const ifds_engine *e, window_plan *w, int prog, const weir_buffer *bindings,
+                       uint32_t grid, uint32_t mode, uint32_t begin, uint32_t end, uint32_t value) {
+  weir_ifds_push *p = &w->prefix_push[w->prefix_count];
+  base_push(e, p);
+  p->mode = mode;
+  p->begin = begin;
+  p->end = end;
+  p->value = value;
+  set_step(e, &w->prefix[w->prefix_count], prog, bindings, p, grid);
+  w->prefix_count++;
+}
+
+/* The prefix after growth (or of the first window, from a zeroed control
+ * block): see the comment at the top of this file. */
+static void plan_rebuild(const ifds_engine *e, window_plan *w) {
+  const uint32_t *c = e->ctrl;
+  uint32_t a = c[WEIR_IFDS_C_A], b = c[WEIR_IFDS_C_B], g = e->max_grid;
+  w->prefix_count = 0;
+  if (e->keep_table) {
+    add_prefix(e, w, IFDS_P_RESTORE, e->buf, 1, WEIR_IFDS_MODE_KEEP, a, b, c[WEIR_IFDS_C_ITER]);
+    add_prefix(e, w, IFDS_P_UNLINK, e->buf, g, 0, 0, 0, 0);
+    return;
+  }
+  add_prefix(e, w, IFDS_P_CLEAR, &e->buf[WEIR_IFDS_B_PTAB], g, 0, 0,
+             (uint32_t)(2u * e->caps.ptab), WEIR_IFDS_EMPTY32);
+  if (!e->full_rebuild) {
+    add_prefix(e, w, IFDS_P_RESTORE, e->buf, 1, WEIR_IFDS_MODE_PARTIAL, a, b, c[WEIR_IFDS_C_ITER]);
+    add_prefix(e, w, IFDS_P_UNLINK, e->buf, g, 0, 0, 0, 0);
+    add_prefix(e, w, IFDS_P_REHASH, e->buf, g, 0, 0, b, 0);
+    return;
+  }
+  add_prefix(e, w, IFDS_P_CLEAR, &e->buf[WEIR_IFDS_B_CTAB], g, 0, 0,
+             (uint32_t)(2u * e->caps.ctab), WEIR_IFDS_EMPTY32);
+  add_prefix(e, w, IFDS_P_CLEAR, &e->buf[WEIR_IFDS_B_CHEAD], g, 0, 0,
+             (uint32_t)(2u * e->caps.ctab), WEIR_IFDS_EMPTY32);
+  add_prefix(e, w, IFDS_P_RESTORE, e->buf, 1, WEIR_IFDS_MODE_FULL, a, b, c[WEIR_IFDS_C_ITER]);
+  if (b == 0) { /* nothing logged yet: start from the seeds */
+    add_prefix(e, w, IFDS_P_SEED, e->buf, g, 0, 0, 0, 0);
+    add_prefix(e, w, IFDS_P_ADVANCE, e->buf, 1, WEIR_IFDS_MODE_NEXT, 0, 0, 0);
+    return;
+  }
+  add_prefix(e, w, IFDS_P_REHASH, e->buf, g, 0, 0, b, 0);
+  add_prefix(e, w, IFDS_P_RELATE, e->buf, g, WEIR_IFDS_MODE_RANGE, 0, a, 0);
+  add_prefix(e, w, IFDS_P_ADVANCE, e->buf, 1, WEIR_IFDS_MODE_MARK, 0, 0, 0);
+}
+
+static void plan_iteration(const ifds_engine *e, window_plan *w) {
+  base_push(e, &w->push);
+  set_step(e, &w->repeated[0], IFDS_P_RELATE, e->buf, &w->push, e->grid);
+  set_step(e, &w->repeated[1], IFDS_P_EXPAND, e->buf, &w->push, e->grid);
+  set_step(e, &w->repeated[2], IFDS_P_ADVANCE, e->buf, &w->push, 1);
+}
+
+static weir_status run_window(ifds_engine *e, window_plan *w, int rebuild, uint64_t k) {
+  weir_range read = {e->buf[WEIR_IFDS_B_CTRL], 0, sizeof e->ctrl};
+  void *out = e->ctrl;
+  e->windows++;
+  return weir_dispatch_repeated_sequence_read_ranges_into(
+      e->backend, w->prefix, rebuild ? w->prefix_count : 0, w->repeated, 3, k, &read, 1, &out,
+      1);
+}
+
+/* Workgroups in proportion to the work: the larger of the last window's
+ * mean delta and the next delta (B - A), over the workgroup size, as a
+ * power of two up to max_grid. Long thin tails (deep
+ * call chains: thousands of iterations of a few edges) then run as one
+ * cheap workgroup instead of waking every worker for nothing. */
+static void adapt_grid(ifds_engine *e, uint64_t edges_before, uint64_t iterations_before) {
+  uint64_t iterations = e->ctrl[WEIR_IFDS_C_ITER] - iterations_before;
+  uint64_t mean = iterations ? (e->ctrl[WEIR_IFDS_C_PLOG] - edges_before) / iterations : 0;
+  uint64_t next = e->ctrl[WEIR_IFDS_C_B] - e->ctrl[WEIR_IFDS_C_A];
+  uint64_t want = (mean > next ? mean : next) / WEIR_IFDS_WORKGROUP, grid = 1;
+  while (grid < want && grid < e->max_grid) grid *= 2u;
+  e->grid = (uint32_t)(grid < e->max_grid ? grid : e->max_grid);
+}
+
+weir_status weir_ifds_engine_run(ifds_engine *e, const weir_ifds_engine_options *o) {
+  uint64_t k = o && o->initial_window ? o->initial_window : 4u;
+  uint64_t max_k = o && o->max_window ? o->max_window : 4096u;
+  if (k > max_k) k = max_k;
+  window_plan w;
+  int rebuild = 1;
+  memset(e->ctrl, 0, sizeof e->ctrl);
+  e->full_rebuild = 1;
+  e->keep_table = 0;
+  for (;;) {
+    /* plan_rebuild reads e->ctrl, which run_window overwrites: plan first. */
+    if (rebuild) plan_rebuild(e, &w);
+    plan_iteration(e, &w);
+    uint64_t edges_before = e->ctrl[WEIR_IFDS_C_PLOG], iterations_before = e->ctrl[WEIR_IFDS_C_ITER];
+    weir_status st = run_window(e, &w, rebuild, k);
+    if (st != WEIR_OK)
+      return weir_fail_context(st, "IFDS engine: window %llu of %llu iterations",
+                               (unsigned long long)e->windows, (unsigned long long)k);
+    uint32_t state = e->ctrl[WEIR_IFDS_C_STATE];
+    if (state & WEIR_IFDS_S_OVERFLOW) {
+      WEIR_TRY(weir_ifds_engine_grow(e));
+      rebuild = 1;
+      continue;
+    }
+    rebuild = 0;
+    if (state & WEIR_IFDS_S_CONVERGED) return WEIR_OK;
+    if (o && o->progress) o->progress(o->progress_user, e->ctrl[WEIR_IFDS_C_ITER], e->ctrl[WEIR_IFDS_C_PLOG]);
+    adapt_grid(e, edges_before, iterations_before);
+    if (k < max_k) k = k * 2u > max_k ? max_k : k * 2u;
+  }
+}

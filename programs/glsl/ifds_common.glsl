@@ -1,0 +1,324 @@
+// The IFDS engine's per-item logic in GLSL: the same functions, names and
+// order as programs/ifds/ifds_kernels.h (read them side by side), over the
+// same bindings (programs/ifds/ifds_host.h), control words and push
+// constants (programs/ifds/ifds_layout.h), which this file mirrors by hand.
+// Differences: one invocation per item (no workgroup-wide sink: each new
+// path edge reserves its log slot with one atomicAdd), and 64-bit keys
+// through GL_EXT_shader_atomic_int64.
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
+
+layout(push_constant) uniform Push {  // weir_ifds_push
+  uint fact_bits, node_bits, mode, ptab_size, plog_cap, ctab_size, inc_cap, es_cap;
+  uint begin, end, value, probe_limit, pad0, pad1, pad2, pad3;
+} pc;
+
+layout(std430, set = 0, binding = 0) readonly buffer Graph { uint g[]; };
+layout(std430, set = 0, binding = 1) coherent buffer Ctrl { uint ctrl[]; };
+layout(std430, set = 0, binding = 2) coherent buffer PTab { uint64_t ptab[]; };
+layout(std430, set = 0, binding = 3) coherent buffer PLog { uint64_t plog[]; };
+layout(std430, set = 0, binding = 4) coherent buffer CTab { uint64_t ctab[]; };
+layout(std430, set = 0, binding = 5) coherent buffer CHead { uint chead[]; };
+layout(std430, set = 0, binding = 6) coherent buffer Inc { uint64_t inc[]; };
+layout(std430, set = 0, binding = 7) coherent buffer IncM { uint incm[]; };
+layout(std430, set = 0, binding = 8) coherent buffer ES { uint es[]; };
+
+const uint EMPTY32 = 0xFFFFFFFFu;
+const uint64_t EMPTY64 = 0xFFFFFFFFFFFFFFFFul;
+
+// Graph header words (WEIR_IFDS_G_*). Device node numbers: call c is node
+// c, the exit of proc q is node CALLS + q, ordinary nodes follow and have a
+// two-word record; successors two words, calls and callees four (see
+// ifds_layout.h).
+const uint G_PROCS = 1u, G_CALLS = 2u, G_SEEDS = 5u, G_NODE_REC = 6u, G_SUCC = 7u, G_CALL_REC = 8u, G_CALLEE_REC = 9u,
+           G_IDENTITY = 10u, G_KILL_OFFSET = 11u, G_KILL_FACT = 12u, G_PAIR_OFFSET = 13u,
+           G_PAIR_FROM = 14u, G_PAIR_TO = 15u, G_SEED_NODE = 16u, G_SEED_FACT = 17u;
+// Control words (WEIR_IFDS_C_*), state and overflow bits.
+const uint C_A = 0u, C_B = 1u, C_PLOG = 2u, C_INC = 3u, C_ES = 4u, C_CTAB = 5u, C_STATE = 6u,
+           C_OVERFLOW = 7u, C_ITER = 8u, C_INC_MARK = 9u, C_ES_MARK = 10u, C_MARKED = 11u,
+           CTRL_WORDS = 16u;
+const uint S_CONVERGED = 1u, S_OVERFLOW = 2u;
+const uint O_PLOG = 1u, O_PTAB = 2u, O_CTAB = 4u, O_INC = 8u, O_ES = 16u;
+const uint MODE_RANGE = 1u, MODE_FULL = 0u, MODE_KEEP = 2u, MODE_MARK = 1u;
+
+// Element i of the graph array whose offset is in header word `part`.
+uint G(uint part, uint i) { return g[g[part] + i]; }
+
+// ---- keys ------------------------------------------------------------------
+
+uint64_t ifds_key(uint d1, uint node, uint d2) {
+  return (uint64_t(d1) << (pc.node_bits + pc.fact_bits)) | (uint64_t(node) << pc.fact_bits) |
+         uint64_t(d2);
+}
+uint ifds_key_d1(uint64_t k) { return uint(k >> (pc.node_bits + pc.fact_bits)); }
+uint ifds_key_node(uint64_t k) {
+  return uint((k >> pc.fact_bits) & ((uint64_t(1) << pc.node_bits) - 1ul));
+}
+uint ifds_key_d2(uint64_t k) { return uint(k & ((uint64_t(1) << pc.fact_bits) - 1ul)); }
+uint64_t ifds_ctx_key(uint q, uint d) { return (uint64_t(q) << pc.fact_bits) | uint64_t(d); }
+
+uint64_t ifds_hash(uint64_t k) {
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdul;
+  k ^= k >> 33;
+  k *= 0xc4ceb9fe1a85ec53ul;
+  k ^= k >> 33;
+  return k;
+}
+
+void ifds_overflow(uint which) {
+  atomicOr(ctrl[C_OVERFLOW], which);
+  atomicOr(ctrl[C_STATE], S_OVERFLOW);
+}
+bool ifds_stopped() { return ctrl[C_STATE] != 0u; }
+
+uint ifds_slot(uint64_t key, uint size) {
+  uint hi, lo;
+  umulExtended(uint(ifds_hash(key) >> 32), size, hi, lo);
+  return hi;
+}
+
+// 1: new, 0: present, -1: no slot within the probe limit. One function per
+// table because GLSL cannot pass a buffer as an argument.
+int ifds_ptab_insert(uint64_t key, out uint slot_out) {
+  uint size = pc.ptab_size, slot = ifds_slot(key, size);
+  slot_out = EMPTY32;
+  for (uint probe = 0u; probe <= pc.probe_limit && probe < size; ++probe) {
+    // The compare-and-swap is also the read: a plain 64-bit load may be
+    // split in two 32-bit halves (llvmpipe) and tear against a concurrent swap.
+    uint64_t seen = atomicCompSwap(ptab[slot], EMPTY64, key);
+    if (seen == EMPTY64) { slot_out = slot; return 1; }
+    if (seen == key) { slot_out = slot; return 0; }
+    slot = slot + 1u == size ? 0u : slot + 1u;
+  }
+  return -1;
+}
+
+int ifds_ctab_insert(uint64_t key, out uint slot_out) {
+  uint size = pc.ctab_size, slot = ifds_slot(key, size);
+  slot_out = EMPTY32;
+  for (uint probe = 0u; probe <= pc.probe_limit && probe < size; ++probe) {
+    // The compare-and-swap is also the read: a plain 64-bit load may be
+    // split in two 32-bit halves (llvmpipe) and tear against a concurrent swap.
+    uint64_t seen = atomicCompSwap(ctab[slot], EMPTY64, key);
+    if (seen == EMPTY64) { slot_out = slot; return 1; }
+    if (seen == key) { slot_out = slot; return 0; }
+    slot = slot + 1u == size ? 0u : slot + 1u;
+  }
+  return -1;
+}
+
+uint ifds_ctab_find(uint64_t key) {
+  uint size = pc.ctab_size, slot = ifds_slot(key, size);
+  for (uint probe = 0u; probe <= pc.probe_limit && probe < size; ++probe) {
+    uint64_t seen = ctab[slot];
+    if (seen == key) return slot;
+    if (seen == EMPTY64) return EMPTY32;
+    slot = slot + 1u == size ? 0u : slot + 1u;
+  }
+  return EMPTY32;
+}
+
+// ---- flow functions ----------------------------------------------------------
+
+struct ifds_flow_iter { uint self_; uint made_self; uint d; uint p; uint end_; };
+
+uint ifds_lower_bound(uint part, uint lo, uint hi, uint v) {
+  while (lo < hi) {
+    uint mid = lo + ((hi - lo) >> 1);
+    if (G(part, mid) < v) lo = mid + 1u; else hi = mid;
+  }
+  return lo;
+}
+
+ifds_flow_iter ifds_flow_begin(uint f, uint d) {
+  bool keep = d == 0u;
+  if (!keep && G(G_IDENTITY, f) != 0u) {
+    uint k0 = G(G_KILL_OFFSET, f), k1 = G(G_KILL_OFFSET, f + 1u);
+    uint at = ifds_lower_bound(G_KILL_FACT, k0, k1, d);
+    keep = at == k1 || G(G_KILL_FACT, at) != d;
+  }
+  ifds_flow_iter it;
+  it.self_ = keep ? d : EMPTY32;
+  it.made_self = keep ? 1u : 0u;
+  it.d = d;
+  it.end_ = G(G_PAIR_OFFSET, f + 1u);
+  it.p = ifds_lower_bound(G_PAIR_FROM, G(G_PAIR_OFFSET, f), it.end_, d);
+  return it;
+}
+
+uint ifds_flow_next(inout ifds_flow_iter it) {
+  if (it.self_ != EMPTY32) {
+    uint r = it.self_;
+    it.self_ = EMPTY32;
+    return r;
+  }
+  while (it.p < it.end_ && G(G_PAIR_FROM, it.p) == it.d) {
+    uint b = G(G_PAIR_TO, it.p);
+    it.p++;
+    if (b == it.d && it.made_self != 0u) continue;
+    return b;
+  }
+  return EMPTY32;
+}
+
+// ---- the sink: one atomic per new edge ------------------------------------------
+
+void ifds_sink_push(uint64_t key) {
+  uint at = atomicAdd(ctrl[C_PLOG], 1u);
+  if (at < pc.plog_cap) plog[at] = key;
+  else ifds_overflow(O_PLOG);
+}
+
+void ifds_emit(uint d1, uint node, uint d2) {
+  uint64_t key = ifds_key(d1, node, d2);
+  uint slot;
+  int r = ifds_ptab_insert(key, slot);
+  if (r > 0) ifds_sink_push(key);
+  else if (r < 0) ifds_overflow(O_PTAB);
+}
+
+uint ifds_context(uint q, uint d) {
+  uint slot;
+  int r = ifds_ctab_insert(ifds_ctx_key(q, d), slot);
+  if (r < 0) { ifds_overflow(O_CTAB); return EMPTY32; }
+  if (r > 0) {
+    uint count = atomicAdd(ctrl[C_CTAB], 1u) + 1u;
+    if (count > pc.ctab_size / 4u * 3u) ifds_overflow(O_CTAB);
+  }
+  return slot;
+}
+
+// Makes entry e the head of list `head`; returns the old head (its next).
+uint ifds_prepend(uint head, uint e) { return atomicExchange(chead[head], e); }
+
+// ---- the kernels' per-item steps ---------------------------------------------------
+
+void ifds_seed_item(uint i) { ifds_emit(0u, G(G_SEED_NODE, i), G(G_SEED_FACT, i)); }
+
+void ifds_rehash_item(uint64_t key) {
+  uint slot;
+  if (ifds_ptab_insert(key, slot) < 0) ifds_overflow(O_PTAB);
+}
+
+void ifds_relate_item(uint64_t key) {
+  uint d1 = ifds_key_d1(key), n = ifds_key_node(key), d2 = ifds_key_d2(key);
+  uint calls = g[G_CALLS];
+  if (n < calls) {
+    uint ci = n;
+    for (uint k = G(G_CALL_REC, 4u * ci + 2u); k < G(G_CALL_REC, 4u * ci + 3u); ++k) {
+      uint callee_proc = G(G_CALLEE_REC, 4u * k);
+      ifds_flow_iter it = ifds_flow_begin(G(G_CALLEE_REC, 4u * k + 1u), d2);
+      for (uint d3 = ifds_flow_next(it); d3 != EMPTY32; d3 = ifds_flow_next(it)) {
+        ifds_emit(d3, G(G_CALLEE_REC, 4u * k + 3u), d3);
+        uint slot = ifds_context(callee_proc, d3);
+        if (slot == EMPTY32) return;
+        uint e = atomicAdd(ctrl[C_INC], 1u);
+        if (e >= pc.inc_cap) { ifds_overflow(O_INC); return; }
+        inc[e] = key;
+        incm[2u * e] = k;
+        incm[2u * e + 1u] = ifds_prepend(2u * slot, e);
+      }
+    }
+    return;
+  }
+  if (n - calls >= g[G_PROCS]) return;  // an ordinary node
+  uint slot = ifds_context(n - calls, d1);
+  if (slot == EMPTY32) return;
+  uint e = atomicAdd(ctrl[C_ES], 1u);
+  if (e >= pc.es_cap) { ifds_overflow(O_ES); return; }
+  es[2u * e] = d2;
+  es[2u * e + 1u] = ifds_prepend(2u * slot + 1u, e);
+}
+
+void ifds_emit_flow(uint f, uint d, uint d1, uint node) {
+  ifds_flow_iter it = ifds_flow_begin(f, d);
+  for (uint o = ifds_flow_next(it); o != EMPTY32; o = ifds_flow_next(it)) ifds_emit(d1, node, o);
+}
+
+void ifds_expand_call(uint ci, uint d1, uint d2) {
+  uint r = G(G_CALL_REC, 4u * ci);
+  ifds_emit_flow(G(G_CALL_REC, 4u * ci + 1u), d2, d1, r);
+  for (uint k = G(G_CALL_REC, 4u * ci + 2u); k < G(G_CALL_REC, 4u * ci + 3u); ++k) {
+    uint q = G(G_CALLEE_REC, 4u * k), rf = G(G_CALLEE_REC, 4u * k + 2u);
+    ifds_flow_iter it = ifds_flow_begin(G(G_CALLEE_REC, 4u * k + 1u), d2);
+    for (uint d3 = ifds_flow_next(it); d3 != EMPTY32; d3 = ifds_flow_next(it)) {
+      uint slot = ifds_ctab_find(ifds_ctx_key(q, d3));
+      if (slot == EMPTY32) continue;
+      for (uint e = chead[2u * slot + 1u]; e != EMPTY32; e = es[2u * e + 1u])
+        ifds_emit_flow(rf, es[2u * e], d1, r);
+    }
+  }
+}
+
+void ifds_expand_exit(uint q, uint d1, uint d2) {
+  uint slot = ifds_ctab_find(ifds_ctx_key(q, d1));
+  if (slot == EMPTY32) return;
+  for (uint e = chead[2u * slot]; e != EMPTY32; e = incm[2u * e + 1u]) {
+    uint64_t caller = inc[e];
+    uint r = G(G_CALL_REC, 4u * ifds_key_node(caller));  // call node = call index
+    uint rf = G(G_CALLEE_REC, 4u * incm[2u * e] + 2u);
+    ifds_emit_flow(rf, d2, ifds_key_d1(caller), r);
+  }
+}
+
+void ifds_expand_item(uint64_t key) {
+  uint d1 = ifds_key_d1(key), n = ifds_key_node(key), d2 = ifds_key_d2(key);
+  uint calls = g[G_CALLS], procs = g[G_PROCS];
+  if (n < calls) { ifds_expand_call(n, d1, d2); return; }
+  if (n - calls < procs) { ifds_expand_exit(n - calls, d1, d2); return; }
+  uint rec = 2u * (n - calls - procs);
+  for (uint i = G(G_NODE_REC, rec); i < G(G_NODE_REC, rec + 1u); ++i)
+    ifds_emit_flow(G(G_SUCC, 2u * i + 1u), d2, d1, G(G_SUCC, 2u * i));
+}
+
+void ifds_mark() {
+  ctrl[C_INC_MARK] = ctrl[C_INC];
+  ctrl[C_ES_MARK] = ctrl[C_ES];
+  ctrl[C_MARKED] = 1u;
+}
+
+void ifds_advance() {
+  if (ctrl[C_STATE] != 0u) return;
+  ifds_mark();
+  if (pc.mode == MODE_MARK) return;
+  uint a = ctrl[C_B], b = ctrl[C_PLOG];
+  ctrl[C_A] = a;
+  ctrl[C_B] = b;
+  if (a == b) ctrl[C_STATE] = S_CONVERGED;
+  else ctrl[C_ITER] += 1u;
+}
+
+void ifds_restore() {
+  if (pc.mode != MODE_FULL) {
+    ctrl[C_INC] = ctrl[C_INC_MARK];
+    ctrl[C_ES] = ctrl[C_ES_MARK];
+  } else {
+    for (uint i = 0u; i < CTRL_WORDS; ++i) ctrl[i] = 0u;
+  }
+  ctrl[C_STATE] = 0u;
+  ctrl[C_OVERFLOW] = 0u;
+  ctrl[C_A] = pc.begin;
+  ctrl[C_B] = pc.end;
+  if (pc.mode != MODE_KEEP) ctrl[C_PLOG] = pc.end;
+  ctrl[C_ITER] = pc.value;
+}
+
+void ifds_unlink_item(uint i) {
+  uint inc_mark = ctrl[C_INC_MARK], es_mark = ctrl[C_ES_MARK];
+  uint h = chead[2u * i];
+  while (h != EMPTY32 && h >= inc_mark) h = incm[2u * h + 1u];
+  chead[2u * i] = h;
+  h = chead[2u * i + 1u];
+  while (h != EMPTY32 && h >= es_mark) h = es[2u * h + 1u];
+  chead[2u * i + 1u] = h;
+}
+
+// ---- walking items -----------------------------------------------------------------
+
+// First item of this invocation and the grid-wide stride (workgroups are 1-D).
+uint ifds_first() { return gl_WorkGroupID.x * gl_WorkGroupSize.x + gl_LocalInvocationID.x; }
+uint ifds_stride() { return gl_NumWorkGroups.x * gl_WorkGroupSize.x; }
+bool ifds_leader() { return gl_WorkGroupID.x == 0u && gl_LocalInvocationID.x == 0u; }

@@ -1,0 +1,487 @@
+/* The IFDS engine's per-item logic, written once. It compiles as C11 (the
+ * host programs, programs/ifds/host.c) and as CUDA (programs/cuda/ifds.cu):
+ * the only differences are the qualifiers and atomics below and the sink
+ * that appends new path edges to the log (per-workgroup batches on the host,
+ * one atomic per edge on CUDA). programs/glsl/ifds_*.comp follow the same
+ * functions, names and order.
+ *
+ * Every function reads the full relations; inserts go through atomic
+ * compare-and-swap, so two invocations that find the same path edge append
+ * it once. */
+#ifndef WEIR_PROGRAMS_IFDS_KERNELS_H
+#define WEIR_PROGRAMS_IFDS_KERNELS_H
+
+#include "programs/ifds/ifds_layout.h"
+
+#ifdef __CUDACC__
+#define IFDS_FN static __device__ __forceinline__
+IFDS_FN uint64_t ifds_cas64(uint64_t *p, uint64_t expected, uint64_t desired) {
+  return atomicCAS((unsigned long long *)p, (unsigned long long)expected,
+                   (unsigned long long)desired);
+}
+IFDS_FN uint64_t ifds_load64(const uint64_t *p) { return *(const volatile uint64_t *)p; }
+IFDS_FN uint32_t ifds_load32(const uint32_t *p) { return *(const volatile uint32_t *)p; }
+IFDS_FN uint32_t ifds_add32(uint32_t *p, uint32_t v) { return atomicAdd((unsigned *)p, v); }
+IFDS_FN uint32_t ifds_exch32(uint32_t *p, uint32_t v) { return atomicExch((unsigned *)p, v); }
+IFDS_FN void ifds_or32(uint32_t *p, uint32_t v) { atomicOr((unsigned *)p, v); }
+#else
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#define IFDS_FN static inline
+#define IFDS_RELAXED memory_order_relaxed
+IFDS_FN uint64_t ifds_cas64(uint64_t *p, uint64_t expected, uint64_t desired) {
+  atomic_compare_exchange_strong_explicit((_Atomic uint64_t *)p, &expected, desired,
+                                          IFDS_RELAXED, IFDS_RELAXED);
+  return expected; /* the old value, as atomicCAS returns it */
+}
+IFDS_FN uint64_t ifds_load64(const uint64_t *p) {
+  return atomic_load_explicit((_Atomic uint64_t *)(uintptr_t)p, IFDS_RELAXED);
+}
+IFDS_FN uint32_t ifds_load32(const uint32_t *p) {
+  return atomic_load_explicit((_Atomic uint32_t *)(uintptr_t)p, IFDS_RELAXED);
+}
+IFDS_FN uint32_t ifds_add32(uint32_t *p, uint32_t v) {
+  return atomic_fetch_add_explicit((_Atomic uint32_t *)p, v, IFDS_RELAXED);
+}
+IFDS_FN uint32_t ifds_exch32(uint32_t *p, uint32_t v) {
+  return atomic_exchange_explicit((_Atomic uint32_t *)p, v, IFDS_RELAXED);
+}
+IFDS_FN void ifds_or32(uint32_t *p, uint32_t v) {
+  atomic_fetch_or_explicit((_Atomic uint32_t *)p, v, IFDS_RELAXED);
+}
+#endif
+
+/* Everything a kernel invocation needs: the graph arrays (pointers into the
+ * one graph buffer), the state buffers and the push constants. */
+typedef struct ifds_ctx {
+  const uint32_t *node_rec, *succ, *call_rec, *callee_rec; /* records: ifds_layout.h */
+  const uint32_t *identity, *kill_offset, *kill_fact, *pair_offset, *pair_from, *pair_to;
+  const uint32_t *seed_node, *seed_fact;
+  uint32_t seed_count, calls, procs;
+  uint32_t *ctrl;
+  uint64_t *ptab, *plog, *ctab, *inc;
+  uint32_t *chead, *incm, *es;
+  weir_ifds_push pc;
+} ifds_ctx;
+
+IFDS_FN void ifds_ctx_graph(ifds_ctx *cx, const uint32_t *g) {
+  cx->node_rec = g + g[WEIR_IFDS_G_NODE_REC];
+  cx->succ = g + g[WEIR_IFDS_G_SUCC];
+  cx->call_rec = g + g[WEIR_IFDS_G_CALL_REC];
+  cx->callee_rec = g + g[WEIR_IFDS_G_CALLEE_REC];
+  cx->identity = g + g[WEIR_IFDS_G_IDENTITY];
+  cx->kill_offset = g + g[WEIR_IFDS_G_KILL_OFFSET];
+  cx->kill_fact = g + g[WEIR_IFDS_G_KILL_FACT];
+  cx->pair_offset = g + g[WEIR_IFDS_G_PAIR_OFFSET];
+  cx->pair_from = g + g[WEIR_IFDS_G_PAIR_FROM];
+  cx->pair_to = g + g[WEIR_IFDS_G_PAIR_TO];
+  cx->seed_node = g + g[WEIR_IFDS_G_SEED_NODE];
+  cx->seed_fact = g + g[WEIR_IFDS_G_SEED_FACT];
+  cx->seed_count = g[WEIR_IFDS_G_SEEDS];
+  cx->calls = g[WEIR_IFDS_G_CALLS];
+  cx->procs = g[WEIR_IFDS_G_PROCS];
+}
+
+/* ---- keys ---------------------------------------------------------------- */
+
+IFDS_FN uint64_t ifds_key(const ifds_ctx *cx, uint32_t d1, uint32_t node, uint32_t d2) {
+  return ((uint64_t)d1 << (cx->pc.node_bits + cx->pc.fact_bits)) |
+         ((uint64_t)node << cx->pc.fact_bits) | d2;
+}
+IFDS_FN uint32_t ifds_key_d1(const ifds_ctx *cx, uint64_t k) {
+  return (uint32_t)(k >> (cx->pc.node_bits + cx->pc.fact_bits));
+}
+IFDS_FN uint32_t ifds_key_node(const ifds_ctx *cx, uint64_t k) {
+  return (uint32_t)((k >> cx->pc.fact_bits) & ((1ull << cx->pc.node_bits) - 1u));
+}
+IFDS_FN uint32_t ifds_key_d2(const ifds_ctx *cx, uint64_t k) {
+  return (uint32_t)(k & ((1ull << cx->pc.fact_bits) - 1u));
+}
+/* A context: procedure q entered with fact d. */
+IFDS_FN uint64_t ifds_ctx_key(const ifds_ctx *cx, uint32_t q, uint32_t d) {
+  return ((uint64_t)q << cx->pc.fact_bits) | d;
+}
+
+/* The murmur3 finaliser: spreads the packed fields over the table. */
+IFDS_FN uint64_t ifds_hash(uint64_t k) {
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdull;
+  k ^= k >> 33;
+  k *= 0xc4ceb9fe1a85ec53ull;
+  k ^= k >> 33;
+  return k;
+}
+
+IFDS_FN void ifds_overflow(const ifds_ctx *cx, uint32_t which) {
+  ifds_or32(&cx->ctrl[WEIR_IFDS_C_OVERFLOW], which);
+  ifds_or32(&cx->ctrl[WEIR_IFDS_C_STATE], WEIR_IFDS_S_OVERFLOW);
+}
+/* Kernels stop early once another invocation ran out of room: the window is
+ * rolled back and repeated after growth anyway. */
+IFDS_FN int ifds_stopped(const ifds_ctx *cx) {
+  return ifds_load32(&cx->ctrl[WEIR_IFDS_C_STATE]) != 0u;
+}
+
+/* Linear probing. Returns 1 if `key` was new, 0 if present, -1 if no slot
+ * was found within the probe limit (the table is too full: overflow). */
+IFDS_FN uint32_t ifds_slot(uint64_t key, uint32_t size) {
+  return (uint32_t)(((ifds_hash(key) >> 32) * (uint64_t)size) >> 32);
+}
+
+IFDS_FN int ifds_set_insert(uint64_t *table, uint32_t size, uint32_t limit, uint64_t key,
+                            uint32_t *slot_out) {
+  uint32_t slot = ifds_slot(key, size);
+  for (uint32_t probe = 0; probe <= limit && probe < size; ++probe) {
+    uint64_t seen = ifds_load64(&table[slot]);
+    if (seen == WEIR_IFDS_EMPTY64) {
+      seen = ifds_cas64(&table[slot], WEIR_IFDS_EMPTY64, key);
+      if (seen == WEIR_IFDS_EMPTY64) {
+        *slot_out = slot;
+        return 1;
+      }
+    }
+    if (seen == key) {
+      *slot_out = slot;
+      return 0;
+    }
+    slot = slot + 1u == size ? 0u : slot + 1u;
+  }
+  return -1;
+}
+
+IFDS_FN uint32_t ifds_set_find(const uint64_t *table, uint32_t size, uint32_t limit, uint64_t key) {
+  uint32_t slot = ifds_slot(key, size);
+  for (uint32_t probe = 0; probe <= limit && probe < size; ++probe) {
+    uint64_t seen = ifds_load64(&table[slot]);
+    if (seen == key) return slot;
+    if (seen == WEIR_IFDS_EMPTY64) return WEIR_IFDS_EMPTY32;
+    slot = slot + 1u == size ? 0u : slot + 1u;
+  }
+  return WEIR_IFDS_EMPTY32;
+}
+
+/* ---- flow functions ------------------------------------------------------ */
+
+/* Iterates f(d) without duplicates: the implied 0 -> 0, the identity (unless
+ * killed), then the pairs (d, b) in order, skipping b == d when the identity
+ * already produced it. */
+typedef struct ifds_flow_iter {
+  uint32_t self; /* pending identity output, or EMPTY */
+  uint32_t made_self;
+  uint32_t d;
+  uint32_t p, end;
+} ifds_flow_iter;
+
+IFDS_FN uint32_t ifds_lower_bound(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t v) {
+  while (lo < hi) {
+    uint32_t mid = lo + ((hi - lo) >> 1);
+    if (a[mid] < v) lo = mid + 1u;
+    else hi = mid;
+  }
+  return lo;
+}
+
+IFDS_FN void ifds_flow_begin(const ifds_ctx *cx, uint32_t f, uint32_t d, ifds_flow_iter *it) {
+  uint32_t keep = d == 0u;
+  if (!keep && cx->identity[f]) {
+    uint32_t k0 = cx->kill_offset[f], k1 = cx->kill_offset[f + 1u];
+    uint32_t at = ifds_lower_bound(cx->kill_fact, k0, k1, d);
+    keep = at == k1 || cx->kill_fact[at] != d;
+  }
+  it->self = keep ? d : WEIR_IFDS_EMPTY32;
+  it->made_self = keep;
+  it->d = d;
+  it->end = cx->pair_offset[f + 1u];
+  it->p = ifds_lower_bound(cx->pair_from, cx->pair_offset[f], it->end, d);
+}
+
+IFDS_FN uint32_t ifds_flow_next(const ifds_ctx *cx, ifds_flow_iter *it) {
+  if (it->self != WEIR_IFDS_EMPTY32) {
+    uint32_t r = it->self;
+    it->self = WEIR_IFDS_EMPTY32;
+    return r;
+  }
+  while (it->p < it->end && cx->pair_from[it->p] == it->d) {
+    uint32_t b = cx->pair_to[it->p++];
+    if (b == it->d && it->made_self) continue;
+    return b;
+  }
+  return WEIR_IFDS_EMPTY32;
+}
+
+/* ---- the sink: where candidate and new path edges go ---------------------- */
+
+/* Inserts a path edge into the table; appends it to the log when it is new
+ * (through the sink's log batch on the host). */
+typedef struct ifds_sink ifds_sink;
+IFDS_FN void ifds_sink_push(const ifds_ctx *cx, ifds_sink *s, uint64_t key);
+IFDS_FN void ifds_insert_new(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
+  uint32_t slot;
+  int r = ifds_set_insert(cx->ptab, cx->pc.ptab_size, cx->pc.probe_limit, key, &slot);
+  if (r > 0) ifds_sink_push(cx, s, key);
+  else if (r < 0) ifds_overflow(cx, WEIR_IFDS_O_PTAB);
+}
+
+#ifdef __CUDACC__
+/* One thread per item; the candidate is inserted at once and a new edge
+ * takes one atomic on the log counter (same-address atomics of a warp are
+ * combined by the hardware). */
+struct ifds_sink {
+  int unused;
+};
+IFDS_FN void ifds_sink_push(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
+  (void)s;
+  uint32_t at = ifds_add32(&cx->ctrl[WEIR_IFDS_C_PLOG], 1u);
+  if (at < cx->pc.plog_cap) cx->plog[at] = key;
+  else ifds_overflow(cx, WEIR_IFDS_O_PLOG);
+}
+IFDS_FN void ifds_candidate(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
+  ifds_insert_new(cx, s, key);
+}
+#else
+/* A host workgroup batches twice: candidates are inserted a batch at a time
+ * with the table slot of a later candidate prefetched (random probes into a
+ * large table overlap instead of stalling one by one), and new edges reserve
+ * log room once per batch: one atomic per WEIR_IFDS_SINK_BATCH edges instead
+ * of one per edge. */
+#define WEIR_IFDS_SINK_BATCH 512u
+#define WEIR_IFDS_CANDIDATES 256u
+#define WEIR_IFDS_PREFETCH 8u
+struct ifds_sink {
+  uint32_t n, candidates;
+  uint64_t keys[WEIR_IFDS_SINK_BATCH];
+  uint64_t candidate[WEIR_IFDS_CANDIDATES];
+};
+IFDS_FN void ifds_sink_flush_log(const ifds_ctx *cx, ifds_sink *s) {
+  if (s->n == 0u) return;
+  uint32_t at = ifds_add32(&cx->ctrl[WEIR_IFDS_C_PLOG], s->n);
+  if (at <= cx->pc.plog_cap && s->n <= cx->pc.plog_cap - at)
+    memcpy(cx->plog + at, s->keys, (size_t)s->n * sizeof s->keys[0]);
+  else
+    ifds_overflow(cx, WEIR_IFDS_O_PLOG);
+  s->n = 0u;
+}
+IFDS_FN void ifds_sink_push(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
+  s->keys[s->n++] = key;
+  if (s->n == WEIR_IFDS_SINK_BATCH) ifds_sink_flush_log(cx, s);
+}
+IFDS_FN void ifds_sink_drain(const ifds_ctx *cx, ifds_sink *s) {
+  uint32_t n = s->candidates;
+  s->candidates = 0u;
+  for (uint32_t j = 0; j < n; ++j) {
+    if (j + WEIR_IFDS_PREFETCH < n)
+      __builtin_prefetch(&cx->ptab[ifds_slot(s->candidate[j + WEIR_IFDS_PREFETCH], cx->pc.ptab_size)]);
+    ifds_insert_new(cx, s, s->candidate[j]);
+  }
+}
+IFDS_FN void ifds_candidate(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
+  s->candidate[s->candidates++] = key;
+  if (s->candidates == WEIR_IFDS_CANDIDATES) ifds_sink_drain(cx, s);
+}
+/* End of a workgroup: every candidate inserted, every new edge logged. */
+IFDS_FN void ifds_sink_flush(const ifds_ctx *cx, ifds_sink *s) {
+  ifds_sink_drain(cx, s);
+  ifds_sink_flush_log(cx, s);
+}
+#endif
+
+/* A candidate path edge (d1, node, d2). */
+IFDS_FN void ifds_emit(const ifds_ctx *cx, ifds_sink *s, uint32_t d1, uint32_t node, uint32_t d2) {
+  ifds_candidate(cx, s, ifds_key(cx, d1, node, d2));
+}
+
+/* Finds or adds the context (q, d); EMPTY on overflow. */
+IFDS_FN uint32_t ifds_context(const ifds_ctx *cx, uint32_t q, uint32_t d) {
+  uint32_t slot;
+  int r = ifds_set_insert(cx->ctab, cx->pc.ctab_size, cx->pc.probe_limit, ifds_ctx_key(cx, q, d),
+                          &slot);
+  if (r < 0) {
+    ifds_overflow(cx, WEIR_IFDS_O_CTAB);
+    return WEIR_IFDS_EMPTY32;
+  }
+  if (r > 0) {
+    uint32_t count = ifds_add32(&cx->ctrl[WEIR_IFDS_C_CTAB], 1u) + 1u;
+    /* Keep contexts under 3/4 load so lookups stay short. */
+    if (count > cx->pc.ctab_size / 4u * 3u) ifds_overflow(cx, WEIR_IFDS_O_CTAB);
+  }
+  return slot;
+}
+
+/* ---- the kernels' per-item steps --------------------------------------- */
+
+/* seed i: the path edge (0, node, fact). */
+IFDS_FN void ifds_seed_item(const ifds_ctx *cx, uint32_t i, ifds_sink *s) {
+  ifds_emit(cx, s, 0u, cx->seed_node[i], cx->seed_fact[i]);
+}
+
+/* Rebuild: put a logged path edge back into a fresh table. */
+IFDS_FN void ifds_rehash_item(const ifds_ctx *cx, uint64_t key) {
+  uint32_t slot;
+  if (ifds_set_insert(cx->ptab, cx->pc.ptab_size, cx->pc.probe_limit, key, &slot) < 0)
+    ifds_overflow(cx, WEIR_IFDS_O_PTAB);
+}
+
+/* Step 1 of an iteration: record what the delta adds to the relations that
+ * other path edges join with. A call edge (d1, c, d2) becomes an incoming
+ * entry of every context (q, d3) it enters, and enters it (the path edge
+ * (d3, start q, d3)); an exit edge (d1, exit q, d2) becomes an end summary of
+ * context (q, d1). */
+IFDS_FN void ifds_relate_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
+  uint32_t d1 = ifds_key_d1(cx, key), n = ifds_key_node(cx, key), d2 = ifds_key_d2(cx, key);
+  if (n < cx->calls) {
+    uint32_t ci = n;
+    const uint32_t *call = cx->call_rec + 4u * ci;
+    for (uint32_t k = call[2]; k < call[3]; ++k) {
+      const uint32_t *callee = cx->callee_rec + 4u * k;
+      ifds_flow_iter it;
+      ifds_flow_begin(cx, callee[1], d2, &it);
+      for (uint32_t d3 = ifds_flow_next(cx, &it); d3 != WEIR_IFDS_EMPTY32;
+           d3 = ifds_flow_next(cx, &it)) {
+        ifds_emit(cx, s, d3, callee[3], d3);
+        uint32_t slot = ifds_context(cx, callee[0], d3);
+        if (slot == WEIR_IFDS_EMPTY32) return;
+        uint32_t e = ifds_add32(&cx->ctrl[WEIR_IFDS_C_INC], 1u);
+        if (e >= cx->pc.inc_cap) {
+          ifds_overflow(cx, WEIR_IFDS_O_INC);
+          return;
+        }
+        cx->inc[e] = key;
+        cx->incm[2u * e] = k;
+        cx->incm[2u * e + 1u] = ifds_exch32(&cx->chead[2u * slot], e);
+      }
+    }
+    return;
+  }
+  if (n - cx->calls >= cx->procs) return; /* an ordinary node */
+  uint32_t slot = ifds_context(cx, n - cx->calls, d1);
+  if (slot == WEIR_IFDS_EMPTY32) return;
+  uint32_t e = ifds_add32(&cx->ctrl[WEIR_IFDS_C_ES], 1u);
+  if (e >= cx->pc.es_cap) {
+    ifds_overflow(cx, WEIR_IFDS_O_ES);
+    return;
+  }
+  cx->es[2u * e] = d2;
+  cx->es[2u * e + 1u] = ifds_exch32(&cx->chead[2u * slot + 1u], e);
+}
+
+/* Applies flow f to d and emits (d1, node, d') for each result d'. */
+IFDS_FN void ifds_emit_flow(const ifds_ctx *cx, ifds_sink *s, uint32_t f, uint32_t d,
+                            uint32_t d1, uint32_t node) {
+  ifds_flow_iter it;
+  ifds_flow_begin(cx, f, d, &it);
+  for (uint32_t o = ifds_flow_next(cx, &it); o != WEIR_IFDS_EMPTY32; o = ifds_flow_next(cx, &it))
+    ifds_emit(cx, s, d1, node, o);
+}
+
+/* Call edge (d1, c, d2): call-to-return flow, and every end summary of every
+ * context it enters, mapped back through the callee's return flow. */
+IFDS_FN void ifds_expand_call(const ifds_ctx *cx, ifds_sink *s, uint32_t ci, uint32_t d1,
+                              uint32_t d2) {
+  const uint32_t *call = cx->call_rec + 4u * ci;
+  uint32_t r = call[0];
+  ifds_emit_flow(cx, s, call[1], d2, d1, r);
+  for (uint32_t k = call[2]; k < call[3]; ++k) {
+    const uint32_t *callee = cx->callee_rec + 4u * k;
+    uint32_t q = callee[0], rf = callee[2];
+    ifds_flow_iter it;
+    ifds_flow_begin(cx, callee[1], d2, &it);
+    for (uint32_t d3 = ifds_flow_next(cx, &it); d3 != WEIR_IFDS_EMPTY32;
+         d3 = ifds_flow_next(cx, &it)) {
+      uint32_t slot = ifds_set_find(cx->ctab, cx->pc.ctab_size, cx->pc.probe_limit,
+                                    ifds_ctx_key(cx, q, d3));
+      if (slot == WEIR_IFDS_EMPTY32) continue;
+      for (uint32_t e = cx->chead[2u * slot + 1u]; e != WEIR_IFDS_EMPTY32; e = cx->es[2u * e + 1u])
+        ifds_emit_flow(cx, s, rf, cx->es[2u * e], d1, r);
+    }
+  }
+}
+
+/* Exit edge (d1, exit q, d2): returns to every incoming caller edge of the
+ * context (q, d1). */
+IFDS_FN void ifds_expand_exit(const ifds_ctx *cx, ifds_sink *s, uint32_t q, uint32_t d1,
+                              uint32_t d2) {
+  uint32_t slot = ifds_set_find(cx->ctab, cx->pc.ctab_size, cx->pc.probe_limit,
+                                ifds_ctx_key(cx, q, d1));
+  if (slot == WEIR_IFDS_EMPTY32) return;
+  for (uint32_t e = cx->chead[2u * slot]; e != WEIR_IFDS_EMPTY32; e = cx->incm[2u * e + 1u]) {
+    uint64_t caller = cx->inc[e];
+    uint32_t r = cx->call_rec[4u * ifds_key_node(cx, caller)]; /* call node = call index */
+    uint32_t rf = cx->callee_rec[4u * cx->incm[2u * e] + 2u];
+    ifds_emit_flow(cx, s, rf, d2, ifds_key_d1(cx, caller), r);
+  }
+}
+
+/* Step 2 of an iteration: every consequence of one delta edge, joined with
+ * the full relations (which already hold this iteration's step 1). */
+IFDS_FN void ifds_expand_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
+  uint32_t d1 = ifds_key_d1(cx, key), n = ifds_key_node(cx, key), d2 = ifds_key_d2(cx, key);
+  if (n < cx->calls) {
+    ifds_expand_call(cx, s, n, d1, d2);
+    return;
+  }
+  if (n - cx->calls < cx->procs) {
+    ifds_expand_exit(cx, s, n - cx->calls, d1, d2);
+    return;
+  }
+  const uint32_t *node = cx->node_rec + 2u * (n - cx->calls - cx->procs);
+  for (uint32_t i = node[0]; i < node[1]; ++i)
+    ifds_emit_flow(cx, s, cx->succ[2u * i + 1u], d2, d1, cx->succ[2u * i]);
+}
+
+/* Marks the relation sizes at the start of an iteration, so that an
+ * overflow inside it can be rolled back by unlinking what it added. */
+IFDS_FN void ifds_mark(uint32_t *c) {
+  c[WEIR_IFDS_C_INC_MARK] = c[WEIR_IFDS_C_INC];
+  c[WEIR_IFDS_C_ES_MARK] = c[WEIR_IFDS_C_ES];
+  c[WEIR_IFDS_C_MARKED] = 1u;
+}
+
+/* One invocation between iterations: the new delta is what the last
+ * iteration appended; an empty one means the fixed point is reached. */
+IFDS_FN void ifds_advance(const ifds_ctx *cx) {
+  uint32_t *c = cx->ctrl;
+  if (c[WEIR_IFDS_C_STATE] != 0u) return;
+  ifds_mark(c);
+  if (cx->pc.mode == WEIR_IFDS_MODE_MARK) return;
+  uint32_t a = c[WEIR_IFDS_C_B], b = c[WEIR_IFDS_C_PLOG];
+  c[WEIR_IFDS_C_A] = a;
+  c[WEIR_IFDS_C_B] = b;
+  if (a == b) c[WEIR_IFDS_C_STATE] = WEIR_IFDS_S_CONVERGED;
+  else c[WEIR_IFDS_C_ITER] += 1u;
+}
+
+/* Rollback: the control block as it was when the iteration [A, B) began (A,
+ * B and the iteration count from the push constants). FULL starts the
+ * relations from nothing (they are rebuilt); PARTIAL keeps them and goes
+ * back to the marks (ifds_unlink_item drops the newer list entries). */
+IFDS_FN void ifds_restore(const ifds_ctx *cx) {
+  uint32_t *c = cx->ctrl;
+  if (cx->pc.mode != WEIR_IFDS_MODE_FULL) {
+    c[WEIR_IFDS_C_INC] = c[WEIR_IFDS_C_INC_MARK];
+    c[WEIR_IFDS_C_ES] = c[WEIR_IFDS_C_ES_MARK];
+  } else {
+    for (uint32_t i = 0; i < WEIR_IFDS_CTRL_WORDS; ++i) c[i] = 0u;
+  }
+  c[WEIR_IFDS_C_STATE] = 0u;
+  c[WEIR_IFDS_C_OVERFLOW] = 0u;
+  c[WEIR_IFDS_C_A] = cx->pc.begin;
+  c[WEIR_IFDS_C_B] = cx->pc.end;
+  if (cx->pc.mode != WEIR_IFDS_MODE_KEEP) c[WEIR_IFDS_C_PLOG] = cx->pc.end;
+  c[WEIR_IFDS_C_ITER] = cx->pc.value;
+}
+
+/* Partial rollback of context slot i: entries an iteration prepends sit in
+ * front of every older entry of the same list, so dropping the entries at
+ * or past the marks is advancing the heads past them. */
+IFDS_FN void ifds_unlink_item(const ifds_ctx *cx, uint32_t i) {
+  uint32_t inc_mark = cx->ctrl[WEIR_IFDS_C_INC_MARK], es_mark = cx->ctrl[WEIR_IFDS_C_ES_MARK];
+  uint32_t h = cx->chead[2u * i];
+  while (h != WEIR_IFDS_EMPTY32 && h >= inc_mark) h = cx->incm[2u * h + 1u];
+  cx->chead[2u * i] = h;
+  h = cx->chead[2u * i + 1u];
+  while (h != WEIR_IFDS_EMPTY32 && h >= es_mark) h = cx->es[2u * h + 1u];
+  cx->chead[2u * i + 1u] = h;
+}
+
+#endif

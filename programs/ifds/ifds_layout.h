@@ -1,0 +1,122 @@
+/* The IFDS engine's device layout: the words of the graph header, the
+ * control block and the push constants. Shared by the host driver
+ * (engine/ifds/engine), the host kernels, the CUDA kernels (this header
+ * compiles as CUDA) and mirrored by hand in programs/glsl/ifds_common.glsl,
+ * which must agree word for word.
+ *
+ * Relations on the device (see engine/ifds/engine/README.md):
+ *   plog  u64[plog_cap]   every path edge ever found, in discovery order; the
+ *                         delta of an iteration is the slice [A, B) of it
+ *   ptab  u64[ptab_size]   open-addressing set of path-edge keys (dedup)
+ *   ctab  u64[ctab_size]   contexts (proc, entry fact) -> slot
+ *   chead u32[2*slots]    per context: head of its incoming list, head of its
+ *                         end-summary list
+ *   inc   u64[inc_cap]    incoming: the caller's path edge ...
+ *   incm  u32[2*inc_cap]  ... its callee index k and the next entry
+ *   es    u32[2*es_cap]   end summaries: exit fact d4 and the next entry */
+#ifndef WEIR_PROGRAMS_IFDS_LAYOUT_H
+#define WEIR_PROGRAMS_IFDS_LAYOUT_H
+
+#include <stdint.h>
+
+#define WEIR_IFDS_EMPTY32 0xFFFFFFFFu
+#define WEIR_IFDS_EMPTY64 0xFFFFFFFFFFFFFFFFull
+
+/* Graph header: the first WEIR_IFDS_GRAPH_HEADER words of the graph buffer
+ * hold counts and the word offsets of each array in that buffer.
+ *
+ * Nodes are renumbered on the device so that a node's kind is its number:
+ * call c is node c, the exit of procedure q is node CALLS + q, and the other
+ * nodes follow in their original order (the host maps results back). So
+ * step 1 (relate) skips ordinary nodes without touching memory. Records keep
+ * what one item reads in one cache line, built from the problem's arrays:
+ *   node   {first successor, end of successors}    (ordinary nodes only)
+ *   succ   {target node, flow}                     (two words per edge)
+ *   call   {return site, call-to-return flow, first callee, end of callees}
+ *   callee {proc, call flow, return flow, the proc's start node}
+ * Flows are the problem's arrays as they are; seeds are renumbered. */
+enum {
+  WEIR_IFDS_G_NODES = 0,
+  WEIR_IFDS_G_PROCS,
+  WEIR_IFDS_G_CALLS,
+  WEIR_IFDS_G_CALLEES,
+  WEIR_IFDS_G_FLOWS,
+  WEIR_IFDS_G_SEEDS,
+  WEIR_IFDS_G_NODE_REC,
+  WEIR_IFDS_G_SUCC,
+  WEIR_IFDS_G_CALL_REC,
+  WEIR_IFDS_G_CALLEE_REC,
+  WEIR_IFDS_G_IDENTITY,
+  WEIR_IFDS_G_KILL_OFFSET,
+  WEIR_IFDS_G_KILL_FACT,
+  WEIR_IFDS_G_PAIR_OFFSET,
+  WEIR_IFDS_G_PAIR_FROM,
+  WEIR_IFDS_G_PAIR_TO,
+  WEIR_IFDS_G_SEED_NODE,
+  WEIR_IFDS_G_SEED_FACT,
+  WEIR_IFDS_GRAPH_HEADER = 32
+};
+
+/* Control block words (u32). Written by the kernels, read back by the host
+ * after each window (the first WEIR_IFDS_CTRL_READ words, one range). */
+enum {
+  WEIR_IFDS_C_A = 0,      /* delta begin in plog */
+  WEIR_IFDS_C_B,          /* delta end in plog */
+  WEIR_IFDS_C_PLOG,       /* plog entries reserved (may pass the capacity on overflow) */
+  WEIR_IFDS_C_INC,        /* incoming entries reserved */
+  WEIR_IFDS_C_ES,         /* end-summary entries reserved */
+  WEIR_IFDS_C_CTAB,       /* contexts inserted */
+  WEIR_IFDS_C_STATE,      /* WEIR_IFDS_S_* bits: when non-zero every kernel is a no-op */
+  WEIR_IFDS_C_OVERFLOW,   /* WEIR_IFDS_O_* bits: which capacity ran out */
+  WEIR_IFDS_C_ITER,       /* iterations with a non-empty delta */
+  WEIR_IFDS_C_INC_MARK,   /* incoming entries when the current iteration began */
+  WEIR_IFDS_C_ES_MARK,    /* end-summary entries when the current iteration began */
+  WEIR_IFDS_C_MARKED,     /* 1: the marks describe the current iteration (rollback by unlink) */
+  WEIR_IFDS_CTRL_READ = 16,
+  WEIR_IFDS_CTRL_WORDS = 16
+};
+
+enum { WEIR_IFDS_S_CONVERGED = 1u, WEIR_IFDS_S_OVERFLOW = 2u };
+enum {
+  WEIR_IFDS_O_PLOG = 1u,
+  WEIR_IFDS_O_PTAB = 2u,
+  WEIR_IFDS_O_CTAB = 4u,
+  WEIR_IFDS_O_INC = 8u,
+  WEIR_IFDS_O_ES = 16u
+};
+
+/* Kernel modes: relate walks the live delta or a rebuild range; restore
+ * resets everything (FULL), rolls back one iteration (PARTIAL: the log to
+ * B, the lists to the marks) or only the lists (KEEP: log and table stay); advance
+ * starts the next iteration or only records the marks (MARK). */
+enum {
+  WEIR_IFDS_MODE_DELTA = 0,
+  WEIR_IFDS_MODE_RANGE = 1,
+  WEIR_IFDS_MODE_FULL = 0,
+  WEIR_IFDS_MODE_PARTIAL = 1,
+  WEIR_IFDS_MODE_KEEP = 2,
+  WEIR_IFDS_MODE_NEXT = 0,
+  WEIR_IFDS_MODE_MARK = 1
+};
+
+/* Push constants of every IFDS program (16 words). */
+typedef struct weir_ifds_push {
+  uint32_t fact_bits;  /* key = d1 << (node_bits + fact_bits) | node << fact_bits | d2 */
+  uint32_t node_bits;
+  uint32_t mode;       /* WEIR_IFDS_MODE_* (relate), unused elsewhere */
+  uint32_t ptab_size;  /* path-edge table slots (any size: fastrange slotting) */
+  uint32_t plog_cap;
+  uint32_t ctab_size;  /* context table slots */
+  uint32_t inc_cap;
+  uint32_t es_cap;
+  uint32_t begin;      /* range (MODE_RANGE, rehash); restore: A */
+  uint32_t end;        /* range end; restore: B; clear: word count */
+  uint32_t value;      /* clear: fill value; restore: iterations */
+  uint32_t probe_limit;
+  uint32_t pad[4];
+} weir_ifds_push;
+
+/* Host and device kernels run workgroups of this many invocations. */
+#define WEIR_IFDS_WORKGROUP 64u
+
+#endif

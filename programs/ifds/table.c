@@ -1,0 +1,25 @@
+/* The IFDS engine's programs: one entry per kernel, with its host code and,
+ * where the build compiled them, its SPIR-V (programs/glsl/ifds_*.comp) and
+ * CUDA (programs/cuda/ifds.cu) code. The engine finds them by name. */
+#include <stddef.h>
+
+#include "programs/formats.h"
+#include "programs/ifds/ifds_host.h"
+#include "programs/ifds/ifds_layout.h"
+
+#define IFDS_PROGRAM(prog, bindings)                                                      \
+  .name = #prog, .binding_count = (bindings), .push_constant_bytes = sizeof(weir_ifds_push), \
+  .workgroup_size = {WEIR_IFDS_WORKGROUP, 1, 1}, .default_grid_binding = WEIR_NO_BINDING,   \
+  .host = weir_host_##prog
+
+const weir_program weir_ifds_programs[] = {
+    {IFDS_PROGRAM(ifds_clear, 1), WEIR_SPIRV(ifds_clear) WEIR_CUDA(ifds_clear)},
+    {IFDS_PROGRAM(ifds_restore, WEIR_IFDS_BINDINGS), WEIR_SPIRV(ifds_restore) WEIR_CUDA(ifds_restore)},
+    {IFDS_PROGRAM(ifds_seed, WEIR_IFDS_BINDINGS), WEIR_SPIRV(ifds_seed) WEIR_CUDA(ifds_seed)},
+    {IFDS_PROGRAM(ifds_rehash, WEIR_IFDS_BINDINGS), WEIR_SPIRV(ifds_rehash) WEIR_CUDA(ifds_rehash)},
+    {IFDS_PROGRAM(ifds_unlink, WEIR_IFDS_BINDINGS), WEIR_SPIRV(ifds_unlink) WEIR_CUDA(ifds_unlink)},
+    {IFDS_PROGRAM(ifds_relate, WEIR_IFDS_BINDINGS), WEIR_SPIRV(ifds_relate) WEIR_CUDA(ifds_relate)},
+    {IFDS_PROGRAM(ifds_expand, WEIR_IFDS_BINDINGS), WEIR_SPIRV(ifds_expand) WEIR_CUDA(ifds_expand)},
+    {IFDS_PROGRAM(ifds_advance, WEIR_IFDS_BINDINGS), WEIR_SPIRV(ifds_advance) WEIR_CUDA(ifds_advance)},
+};
+const size_t weir_ifds_program_count = sizeof weir_ifds_programs / sizeof weir_ifds_programs[0];
