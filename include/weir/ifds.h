@@ -102,7 +102,8 @@ weir_status weir_ifds_write_result_file(const weir_ifds_result *result, const ch
 /* Figures a solver reports. Unused fields stay 0. */
 typedef struct weir_ifds_stats {
   uint64_t path_edges;
-  uint64_t summary_edges;
+  uint64_t summary_edges; /* reference solver; the engine keeps none (see
+                            engine/ifds/engine/README.md) and reports 0 */
   uint64_t end_summaries;
   uint64_t incoming;
   uint64_t iterations;
