@@ -126,6 +126,27 @@ static weir_status write_outputs(const solve_args *a, const weir_ifds_result *re
   return s;
 }
 
+/* The one-line summary; engine runs add the figures of a resident solve. */
+static void print_summary(FILE *out, const solve_args *a, const weir_ifds_problem *problem,
+                          const weir_ifds_result *result, const weir_ifds_stats *st,
+                          const char *backend_id, double seconds_load, double seconds_total) {
+  fprintf(out, "solved %s: %u nodes, %u facts, %llu path edges, %llu holds in %.3f s (%s on %s; "
+               "load %.3f s",
+          a->problem, problem->node_count, problem->fact_count,
+          (unsigned long long)result->path_edges, (unsigned long long)result->hold_count,
+          seconds_total, a->solver, backend_id, seconds_load);
+  if (st->windows)
+    fprintf(out, "; upload %.3f s, solve %.3f s, read-back %.3f s; %llu iterations in %llu "
+                 "windows, %llu host syncs; %.1f MB up, %.1f MB down; peak %.1f MB resident, "
+                 "%.1f B per path edge",
+            st->seconds_upload, st->seconds_solve, st->seconds_readback,
+            (unsigned long long)st->iterations, (unsigned long long)st->windows,
+            (unsigned long long)st->host_syncs, (double)st->bytes_uploaded / 1e6,
+            (double)st->bytes_downloaded / 1e6, (double)st->peak_resident_bytes / 1e6,
+            result->path_edges ? (double)st->peak_resident_bytes / (double)result->path_edges : 0.0);
+  fprintf(out, ")\n");
+}
+
 int weir_cmd_solve(int argc, char **argv) {
   if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
     usage(stdout);
@@ -149,13 +170,8 @@ int weir_cmd_solve(int argc, char **argv) {
   progress_done(&pr);
   double t2 = weir_cli_now();
   if (s == WEIR_OK) s = write_outputs(&a, &result, &stats, backend_id, t1 - t0);
-  if (s == WEIR_OK)
-    fprintf(a.result ? stdout : stderr,
-            "solved %s: %u nodes, %u facts, %llu path edges, %llu holds in %.3f s (%s on %s; "
-            "load %.3f s)\n",
-            a.problem, problem->node_count, problem->fact_count,
-            (unsigned long long)result.path_edges, (unsigned long long)result.hold_count, t2 - t1,
-            a.solver, backend_id, t1 - t0);
+  if (s == WEIR_OK) print_summary(a.result ? stdout : stderr, &a, problem, &result, &stats,
+                                  backend_id, t1 - t0, t2 - t1);
   weir_ifds_result_free(&result);
   weir_ifds_problem_free(problem);
   if (s == WEIR_OK) return 0;

@@ -183,7 +183,9 @@ weir_status weir_ifds_write_stats_json(const weir_ifds_stats *st, const char *so
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
     fprintf(out, ", \"%s\": %llu", fields[i].name, (unsigned long long)fields[i].value);
   double rate = st->seconds_solve > 0 ? (double)st->path_edges / st->seconds_solve : 0;
-  fprintf(out, ", \"path_edges_per_second\": %.1f}\n", rate);
+  double per_edge = st->path_edges ? (double)st->peak_resident_bytes / (double)st->path_edges : 0;
+  fprintf(out, ", \"path_edges_per_second\": %.1f, \"bytes_per_path_edge\": %.2f}\n", rate,
+          per_edge);
   if (ferror(out))
     return weir_fail(WEIR_ERR_IO,
                      "writing the solver statistics failed. Fix: check the output "

@@ -175,7 +175,8 @@ START_TEST(result_and_stats_files) {
   char *text = ifds_test_result_text(&r);
   ck_assert_str_eq(text, "weir-ifds-result 1\npath-edges 3\nholds 2\n0 0\n4 7\n");
   free(text);
-  weir_ifds_stats st = {.path_edges = 10, .iterations = 12, .seconds_solve = 0.5};
+  weir_ifds_stats st = {
+      .path_edges = 10, .iterations = 12, .seconds_solve = 0.5, .peak_resident_bytes = 285};
   char *json = NULL;
   size_t length = 0;
   FILE *f = open_memstream(&json, &length);
@@ -185,7 +186,8 @@ START_TEST(result_and_stats_files) {
       json, "{\"solver\": \"reference\", \"backend\": \"host\", \"seconds_load\": 0.250000"));
   ck_assert_ptr_nonnull(strstr(json, "\"path_edges\": 10,"));
   ck_assert_ptr_nonnull(strstr(json, "\"iterations\": 12,"));
-  ck_assert_ptr_nonnull(strstr(json, "\"path_edges_per_second\": 20.0}\n"));
+  ck_assert_ptr_nonnull(
+      strstr(json, "\"path_edges_per_second\": 20.0, \"bytes_per_path_edge\": 28.50}\n"));
   free(json);
   ck_assert_int_eq(weir_ifds_write_result_file(&r, "/nonexistent/dir/x.result"), WEIR_ERR_IO);
   ck_assert_ptr_nonnull(strstr(weir_last_error(), "/nonexistent/dir/x.result"));
