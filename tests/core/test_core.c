@@ -8,6 +8,7 @@
 #include "programs/generic.h"
 #include "weir/backend.h"
 #include "weir/weir.h"
+#include "tests/check_run.h"
 
 START_TEST(status_messages) {
   ck_assert_str_eq(weir_status_name(WEIR_ERR_OUT_OF_RANGE), "WEIR_ERR_OUT_OF_RANGE");
@@ -210,8 +211,5 @@ int main(void) {
   tcase_add_test(tc, engine_defaults_for_optional_ops);
   suite_add_tcase(s, tc);
   SRunner *r = srunner_create(s);
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed ? 1 : 0;
+  return weir_check_run(r);
 }

@@ -15,6 +15,7 @@
 
 #include "tests/cuda/mock_cuda_driver.h"
 #include "weir/weir.h"
+#include "tests/check_run.h"
 
 static weir_backend *g_b;
 static weir_mock_cuda_get_counters_fn g_counters;
@@ -371,8 +372,5 @@ int main(void) {
   tcase_add_test(tc, instance_used_after_fork_is_refused);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return weir_check_run(sr);
 }

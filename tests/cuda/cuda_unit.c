@@ -10,6 +10,7 @@
 
 #include "backends/cuda/cuda_backend.h"
 #include "weir/backend.h"
+#include "tests/check_run.h"
 
 extern const weir_provider weir_provider_cuda;
 
@@ -326,8 +327,5 @@ int main(void) {
   tcase_add_test(tc, forked_child_is_refused_with_reason);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return weir_check_run(sr);
 }

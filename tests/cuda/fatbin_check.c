@@ -20,6 +20,7 @@
 
 #include "programs/cuda/weir_cuda_abi.h"
 #include "weir/program.h"
+#include "tests/check_run.h"
 
 #define FATBIN_MAGIC 0xBA55ED50u
 #define KIND_PTX 1
@@ -169,8 +170,5 @@ int main(void) {
   tcase_add_test(tc, abi_struct_layout);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return weir_check_run(sr);
 }

@@ -2,6 +2,7 @@
  * hand-derived results, generated problems. */
 #include <check.h>
 #include <stdlib.h>
+#include "tests/check_run.h"
 
 Suite *ifds_load_error_suite(void);
 Suite *ifds_load_suite(void);
@@ -13,8 +14,5 @@ int main(void) {
   srunner_add_suite(runner, ifds_load_suite());
   srunner_add_suite(runner, ifds_micro_suite());
   srunner_add_suite(runner, ifds_generated_suite());
-  srunner_run_all(runner, CK_NORMAL);
-  int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return weir_check_run(runner);
 }

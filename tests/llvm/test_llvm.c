@@ -8,6 +8,7 @@
 #include "frontends/llvm/frontend.h"
 #include "tests/llvm/test_llvm.h"
 #include "weir/ifds.h"
+#include "tests/check_run.h"
 
 static const char *const programs[] = {
     "taint_direct",  "taint_helper",    "taint_context", "taint_sanitized", "taint_indirect",
@@ -308,8 +309,5 @@ static Suite *llvm_suite(void) {
 
 int main(void) {
   SRunner *runner = srunner_create(llvm_suite());
-  srunner_run_all(runner, CK_NORMAL);
-  int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return weir_check_run(runner);
 }

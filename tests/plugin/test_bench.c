@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench/dispatch/seqfile.h"
+#include "tests/check_run.h"
 
 #define OK(expr) ck_assert_msg((expr) == WEIR_OK, "%s failed: %s", #expr, weir_last_error())
 #define EXAMPLE WEIR_SOURCE_DIR "/bench/examples/example.seq"
@@ -135,8 +136,5 @@ int main(void) {
   tcase_add_test(tc, median_min_max);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return weir_check_run(sr);
 }

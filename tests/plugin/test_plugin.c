@@ -10,6 +10,7 @@
 #include "programs/generic.h"
 #include "weir/backend.h"
 #include "weir/weir.h"
+#include "tests/check_run.h"
 
 #define OK(expr) ck_assert_msg((expr) == WEIR_OK, "%s failed: %s", #expr, weir_last_error())
 
@@ -152,8 +153,5 @@ int main(void) {
   tcase_add_test(tc, missing_plugin_file);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return weir_check_run(sr);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tests/vulkan/vk_test.h"
+#include "tests/check_run.h"
 
 typedef struct named_suite {
   const char *name;
@@ -39,8 +40,5 @@ int main(int argc, char **argv) {
     weir_backend_close(probe);
   }
   SRunner *runner = srunner_create(chosen->make());
-  srunner_run_all(runner, CK_NORMAL);
-  int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return weir_check_run(runner);
 }
