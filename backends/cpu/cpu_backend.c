@@ -130,7 +130,8 @@ static weir_status cpu_upload(void *self, const weir_native_upload *items, size_
   (void)self;
   for (size_t i = 0; i < count; ++i) {
     cpu_buffer *b = items[i].buffer;
-    if (items[i].bytes) memcpy(b->data + items[i].offset, items[i].data, items[i].bytes);
+    /* memmove: imported host memory may overlap the source. */
+    if (items[i].bytes) memmove(b->data + items[i].offset, items[i].data, items[i].bytes);
   }
   return WEIR_OK;
 }
@@ -139,7 +140,7 @@ static weir_status cpu_download(void *self, const weir_native_range *ranges, siz
   (void)self;
   for (size_t i = 0; i < count; ++i) {
     cpu_buffer *b = ranges[i].buffer;
-    if (ranges[i].bytes) memcpy(ranges[i].output, b->data + ranges[i].offset, ranges[i].bytes);
+    if (ranges[i].bytes) memmove(ranges[i].output, b->data + ranges[i].offset, ranges[i].bytes);
   }
   return WEIR_OK;
 }
@@ -154,6 +155,25 @@ static weir_status cpu_dispatch(void *self, const weir_native_step *step) {
   resolved.bindings = data;
   cpu_pool_run(&c->pool, &resolved);
   return WEIR_OK;
+}
+
+/* Sequences need no fences here: every step has completed (and its writes
+ * are visible to the next, through the pool's mutex hand-off) when
+ * cpu_dispatch returns, so a whole sequence is one host "synchronization". */
+static weir_status cpu_sequence(void *self, const weir_native_step *steps, size_t step_count,
+                                const weir_native_range *reads, size_t read_count) {
+  for (size_t i = 0; i < step_count; ++i) WEIR_TRY(cpu_dispatch(self, &steps[i]));
+  return cpu_download(self, reads, read_count);
+}
+
+static weir_status cpu_repeated(void *self, const weir_native_step *prefix, size_t prefix_count,
+                                const weir_native_step *repeated, size_t repeated_count,
+                                uint64_t repeat_count, const weir_native_range *reads,
+                                size_t read_count) {
+  for (size_t i = 0; i < prefix_count; ++i) WEIR_TRY(cpu_dispatch(self, &prefix[i]));
+  for (uint64_t k = 0; k < repeat_count; ++k)
+    for (size_t i = 0; i < repeated_count; ++i) WEIR_TRY(cpu_dispatch(self, &repeated[i]));
+  return cpu_download(self, reads, read_count);
 }
 
 static weir_status cpu_copy(void *self, void *dst, uint64_t dst_offset, void *src,
@@ -188,6 +208,8 @@ static const weir_backend_ops cpu_ops = {
     .upload_at_many = cpu_upload,
     .download_ranges_into = cpu_download,
     .dispatch = cpu_dispatch,
+    .dispatch_sequence_read_ranges_into = cpu_sequence,
+    .dispatch_repeated_sequence_read_ranges_into = cpu_repeated,
     .copy = cpu_copy,
     .export_pointer = cpu_export_pointer,
     .import_external = cpu_import_external,

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Below this many invocations a grid runs on the calling thread: waking the
  * workers costs more than the work (a noop dispatch stays ~100 ns). */
@@ -58,6 +59,7 @@ weir_status cpu_pool_init(cpu_pool *pool, uint32_t threads) {
   pthread_mutex_init(&pool->mutex, NULL);
   pthread_cond_init(&pool->wake, NULL);
   pthread_cond_init(&pool->done, NULL);
+  pool->owner = getpid();
   uint32_t workers = threads > 1 ? threads - 1 : 0;
   pool->threads = workers ? calloc(workers, sizeof *pool->threads) : NULL;
   if (workers && !pool->threads)
@@ -83,7 +85,9 @@ void cpu_pool_destroy(cpu_pool *pool) {
   pool->stopping = 1;
   pthread_cond_broadcast(&pool->wake);
   pthread_mutex_unlock(&pool->mutex);
-  for (uint32_t i = 0; i < pool->worker_count; ++i) pthread_join(pool->threads[i], NULL);
+  /* A forked child has no worker threads to join. */
+  if (pool->owner == getpid())
+    for (uint32_t i = 0; i < pool->worker_count; ++i) pthread_join(pool->threads[i], NULL);
   free(pool->threads);
   pthread_cond_destroy(&pool->done);
   pthread_cond_destroy(&pool->wake);
@@ -95,7 +99,9 @@ void cpu_pool_run(cpu_pool *pool, const weir_native_step *step) {
   const uint32_t *wg = step->program->workgroup_size;
   uint64_t workgroups = (uint64_t)g.x * g.y * g.z;
   uint64_t invocations = workgroups * wg[0] * wg[1] * wg[2];
-  if (pool->worker_count == 0 || workgroups < 2 || invocations < CPU_INLINE_INVOCATIONS) {
+  /* In a child forked after open, the workers do not exist: run inline. */
+  if (pool->worker_count == 0 || workgroups < 2 || invocations < CPU_INLINE_INVOCATIONS ||
+      pool->owner != getpid()) {
     for (uint64_t i = 0; i < workgroups; ++i) run_workgroup(step, i);
     return;
   }

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "weir/backend.h"
 
@@ -21,6 +22,7 @@ typedef struct cpu_pool {
   const weir_native_step *step; /* the current grid */
   uint64_t workgroups;
   _Atomic uint64_t next;
+  pid_t owner; /* the process whose threads these are (a forked child has none) */
 } cpu_pool;
 
 /* threads: total threads including the caller (>= 1). */

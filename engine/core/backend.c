@@ -16,8 +16,13 @@ uint64_t weir_now_ns(void) {
 
 weir_status weir_grow(void **array, size_t *capacity, size_t need, size_t size) {
   if (need <= *capacity) return WEIR_OK;
+  if (size == 0 || need > SIZE_MAX / size)
+    return weir_fail(WEIR_ERR_OUT_OF_RANGE,
+                     "engine bookkeeping for %zu items of %zu bytes exceeds the address space. "
+                     "Fix: check the count you passed; it is larger than any array can be.",
+                     need, size);
   size_t cap = *capacity ? *capacity : 8;
-  while (cap < need) cap *= 2;
+  while (cap < need) cap = cap > SIZE_MAX / 2 / size ? need : cap * 2;
   void *grown = realloc(*array, cap * size);
   if (!grown)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
@@ -36,6 +41,7 @@ weir_status weir_backend_wrap(const weir_provider *provider, void *plugin_handle
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
                      "opening backend '%s': no host memory for the instance. Fix: free memory.",
                      provider->id);
+  atomic_init(&b->refs, 1u);
   b->provider = provider;
   b->ops = provider->ops;
   b->plugin_handle = plugin_handle;
@@ -51,13 +57,19 @@ weir_status weir_backend_wrap(const weir_provider *provider, void *plugin_handle
   return WEIR_OK;
 }
 
+void weir_backend_retain(weir_backend *b) {
+  if (b) atomic_fetch_add_explicit(&b->refs, 1u, memory_order_relaxed);
+}
+
 void weir_backend_close(weir_backend *b) {
-  if (!b) return;
+  if (!b || atomic_fetch_sub_explicit(&b->refs, 1u, memory_order_acq_rel) != 1u) return;
   for (uint32_t i = 0; i < b->slot_count; ++i)
     if (b->slots[i].native) b->ops->release(b->self, b->slots[i].native);
-  for (size_t i = 0; i < b->program_count; ++i)
+  for (size_t i = 0; i < b->program_count; ++i) {
     if (b->ops->release_program)
-      b->ops->release_program(b->self, b->programs[i].program, b->programs[i].state);
+      b->ops->release_program(b->self, &b->programs[i]->copy, b->programs[i]->state);
+    free(b->programs[i]);
+  }
   b->ops->destroy(b->self);
   if (b->plugin_handle) dlclose(b->plugin_handle);
   free(b->slots);
@@ -75,7 +87,14 @@ const char *weir_backend_id(const weir_backend *b) { return b ? b->provider->id 
 const char *weir_backend_version(const weir_backend *b) {
   return b ? b->provider->version : "(null)";
 }
-weir_program_format weir_backend_format(const weir_backend *b) { return b->provider->format; }
+weir_program_format weir_backend_format(const weir_backend *b) {
+  return b ? b->provider->format : WEIR_FORMAT_HOST;
+}
+
+int weir_backend_batches_sequences(const weir_backend *b) {
+  return b && b->ops->dispatch_sequence_read_ranges_into &&
+         b->ops->dispatch_repeated_sequence_read_ranges_into;
+}
 
 weir_status weir_backend_device_info(weir_backend *b, weir_device_info *out) {
   if (!b || !out)
@@ -86,9 +105,14 @@ weir_status weir_backend_device_info(weir_backend *b, weir_device_info *out) {
   return WEIR_OK;
 }
 
-void weir_backend_get_stats(const weir_backend *b, weir_backend_stats *out) { *out = b->stats; }
+void weir_backend_get_stats(const weir_backend *b, weir_backend_stats *out) {
+  if (!out) return;
+  if (b) *out = b->stats;
+  else memset(out, 0, sizeof *out);
+}
 
 void weir_backend_reset_stats(weir_backend *b) {
+  if (!b) return;
   uint64_t resident = b->stats.resident_bytes, live = b->stats.live_buffers;
   memset(&b->stats, 0, sizeof b->stats);
   b->stats.resident_bytes = resident;
@@ -164,6 +188,11 @@ static weir_status take_slot(weir_backend *b, void *native, uint64_t bytes, int 
     b->free_head = b->slots[index].next_free;
   } else {
     size_t cap = b->slot_cap;
+    if (b->slot_count == UINT32_MAX)
+      return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                       "'%s' holds %u buffers, the most one instance can. Fix: free buffers "
+                       "or pack small ones into larger ones.",
+                       b->info.spec, b->slot_count);
     weir_status st = weir_grow((void **)&b->slots, &cap, (size_t)b->slot_count + 1, sizeof *b->slots);
     if (st != WEIR_OK) return st;
     b->slot_cap = (uint32_t)cap;
@@ -232,6 +261,9 @@ weir_status weir_free(weir_backend *b, weir_buffer buffer) {
 }
 
 weir_status weir_buffer_size(const weir_backend *b, weir_buffer buffer, uint64_t *bytes) {
+  if (!bytes)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_buffer_size: the output is NULL. Fix: pass a uint64_t to receive it.");
   weir_slot *s;
   WEIR_TRY(weir_resolve(b, buffer, "weir_buffer_size", &s));
   *bytes = s->bytes;
@@ -239,6 +271,10 @@ weir_status weir_buffer_size(const weir_backend *b, weir_buffer buffer, uint64_t
 }
 
 weir_status weir_buffer_export_pointer(weir_backend *b, weir_buffer buffer, void **out) {
+  if (!out)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_buffer_export_pointer: the output is NULL. Fix: pass a void* to receive "
+                     "the pointer.");
   weir_slot *s;
   WEIR_TRY(weir_resolve(b, buffer, "weir_buffer_export_pointer", &s));
   if (!b->ops->export_pointer)
@@ -257,6 +293,11 @@ weir_status weir_buffer_import_external(weir_backend *b, void *pointer, uint64_t
                      "weir_buffer_import_external: backend, pointer or output is NULL, or bytes "
                      "is 0 (bytes = %llu). Fix: pass memory of at least 1 byte.",
                      (unsigned long long)bytes);
+  if ((uintptr_t)pointer % 4u != 0)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_buffer_import_external: pointer %p is not 4-byte aligned (programs "
+                     "read 32-bit words). Fix: import memory aligned to at least 4 bytes.",
+                     pointer);
   if (!b->ops->import_external)
     return weir_fail(WEIR_ERR_UNSUPPORTED,
                      "weir_buffer_import_external: backend '%s' cannot wrap external memory. "
@@ -272,6 +313,9 @@ weir_status weir_buffer_import_external(weir_backend *b, void *pointer, uint64_t
 /* ---- programs ------------------------------------------------------------ */
 
 weir_status weir_backend_register_program(weir_backend *b, const weir_program *program) {
+  if (!b)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_backend_register_program: backend is NULL. Fix: pass an open backend.");
   WEIR_TRY(weir_program_validate(program));
   if (weir_backend_find_program(b, program->name))
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,

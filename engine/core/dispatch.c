@@ -6,13 +6,38 @@
 
 #include "engine/core/internal.h"
 
-/* Finds or prepares the backend state of `program` (validated once). */
-static weir_status program_state(weir_backend *b, const weir_program *program, void **out) {
-  for (size_t i = 0; i < b->program_count; ++i)
-    if (b->programs[i].program == program) {
-      *out = b->programs[i].state;
+/* Has the caller changed a program struct since it was prepared? */
+static int same_program(const weir_program *a, const weir_program *b) {
+  return a->name == b->name && a->binding_count == b->binding_count &&
+         a->push_constant_bytes == b->push_constant_bytes &&
+         memcmp(a->workgroup_size, b->workgroup_size, sizeof a->workgroup_size) == 0 &&
+         a->default_grid_binding == b->default_grid_binding &&
+         a->default_grid_elem_bytes == b->default_grid_elem_bytes && a->host == b->host &&
+         a->spirv == b->spirv && a->spirv_bytes == b->spirv_bytes &&
+         a->cuda_image == b->cuda_image && a->cuda_image_bytes == b->cuda_image_bytes &&
+         a->cuda_entry == b->cuda_entry;
+}
+
+/* Finds or prepares the backend state of `program`. The cache is keyed by
+ * address, and an entry is only trusted while the struct still holds what was
+ * validated and prepared (a stack-built program reused in a loop, or a struct
+ * edited between dispatches, is prepared again). The backend sees the
+ * engine's own copy, which lives as long as the entry, whatever happens to
+ * the caller's struct. */
+static weir_status program_state(weir_backend *b, const weir_program *program,
+                                 const weir_program_entry **out) {
+  for (size_t i = 0; i < b->program_count; ++i) {
+    weir_program_entry *e = b->programs[i];
+    if (e->program != program) continue;
+    if (same_program(&e->copy, program)) {
+      *out = e;
       return WEIR_OK;
     }
+    if (b->ops->release_program) b->ops->release_program(b->self, &e->copy, e->state);
+    free(e);
+    b->programs[i] = b->programs[--b->program_count];
+    break;
+  }
   WEIR_TRY(weir_program_validate(program));
   weir_program_format format = b->provider->format;
   if (!weir_program_has_format(program, format))
@@ -24,16 +49,25 @@ static weir_status program_state(weir_backend *b, const weir_program *program, v
                      weir_program_format_name(format));
   WEIR_TRY(weir_grow((void **)&b->programs, &b->program_cap, b->program_count + 1,
                      sizeof *b->programs));
-  void *state = NULL;
-  if (b->ops->prepare_program) WEIR_TRY(b->ops->prepare_program(b->self, program, &state));
-  b->programs[b->program_count++] = (weir_program_entry){program, state};
-  *out = state;
+  weir_program_entry *e = malloc(sizeof *e);
+  if (!e)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "preparing program '%s': no host memory. Fix: free memory.", program->name);
+  *e = (weir_program_entry){program, *program, NULL};
+  if (b->ops->prepare_program) {
+    weir_status st = b->ops->prepare_program(b->self, &e->copy, &e->state);
+    if (st != WEIR_OK) {
+      free(e);
+      return st;
+    }
+  }
+  b->programs[b->program_count++] = e;
+  *out = e;
   return WEIR_OK;
 }
 
-static weir_status resolve_grid(const weir_step *step, const uint64_t *binding_bytes,
-                                size_t index, weir_grid *out) {
-  const weir_program *p = step->program;
+static weir_status resolve_grid(const weir_step *step, const weir_program *p,
+                                const uint64_t *binding_bytes, size_t index, weir_grid *out) {
   weir_grid g = step->grid;
   if (g.x == 0 && g.y == 0 && g.z == 0) {
     g = (weir_grid){1, 1, 1};
@@ -54,6 +88,18 @@ static weir_status resolve_grid(const weir_step *step, const uint64_t *binding_b
                      "every dimension >= 1, or {0, 0, 0} for the program's default grid.",
                      index, p->name, g.x, g.y, g.z);
   }
+  uint64_t workgroups = (uint64_t)g.x * g.y, invocations;
+  if (__builtin_mul_overflow(workgroups, (uint64_t)g.z, &workgroups) ||
+      __builtin_mul_overflow(workgroups,
+                             (uint64_t)p->workgroup_size[0] * p->workgroup_size[1] *
+                                 p->workgroup_size[2],
+                             &invocations))
+    return weir_fail(WEIR_ERR_OUT_OF_RANGE,
+                     "step %zu (program '%s'): grid {%u, %u, %u} of {%u, %u, %u} workgroups has "
+                     "more than 2^64-1 invocations. Fix: use a smaller grid and loop in the "
+                     "kernel.",
+                     index, p->name, g.x, g.y, g.z, p->workgroup_size[0], p->workgroup_size[1],
+                     p->workgroup_size[2]);
   *out = g;
   return WEIR_OK;
 }
@@ -66,9 +112,9 @@ static weir_status resolve_step(weir_backend *b, const weir_step *step, size_t i
                      "step %zu: program is NULL. Fix: pass a program (weir_builtin_program or "
                      "weir_backend_find_program).",
                      index);
-  const weir_program *p = step->program;
-  void *state = NULL;
-  WEIR_TRY(program_state(b, p, &state));
+  const weir_program_entry *entry = NULL;
+  WEIR_TRY(program_state(b, step->program, &entry));
+  const weir_program *p = &entry->copy;
   if (step->binding_count != p->binding_count || (step->binding_count && !step->bindings))
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "step %zu: program '%s' binds %u buffers, but %u were given. Fix: pass "
@@ -88,8 +134,8 @@ static weir_status resolve_step(weir_backend *b, const weir_step *step, size_t i
     binding_bytes[i] = s->bytes;
   }
   weir_grid grid;
-  WEIR_TRY(resolve_grid(step, binding_bytes, index, &grid));
-  *out = (weir_native_step){p, state, bindings, binding_bytes, step->binding_count, grid,
+  WEIR_TRY(resolve_grid(step, p, binding_bytes, index, &grid));
+  *out = (weir_native_step){p, entry->state, bindings, binding_bytes, step->binding_count, grid,
                             step->push_constants, step->push_constant_bytes};
   return WEIR_OK;
 }
@@ -101,8 +147,15 @@ static weir_status resolve_steps(weir_backend *b, const weir_step *a, size_t na,
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "dispatch: a step list is NULL with a non-zero count. Fix: pass the steps.");
   size_t total_bindings = 0;
-  for (size_t i = 0; i < na; ++i) total_bindings += a[i].binding_count;
-  for (size_t i = 0; i < nc; ++i) total_bindings += c[i].binding_count;
+  for (size_t i = 0; i < na + nc; ++i) {
+    const weir_step *step = i < na ? &a[i] : &c[i - na];
+    if (step->binding_count > WEIR_MAX_BINDINGS)
+      return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                       "step %zu: %u bindings given (at most %u). Fix: pass the program's "
+                       "bindings only.",
+                       i, step->binding_count, WEIR_MAX_BINDINGS);
+    total_bindings += step->binding_count;
+  }
   weir_scratch *sc = &b->scratch;
   WEIR_TRY(weir_grow((void **)&sc->steps, &sc->steps_cap, na + nc, sizeof *sc->steps));
   size_t cap = sc->bindings_cap;
@@ -112,11 +165,6 @@ static weir_status resolve_steps(weir_backend *b, const weir_step *a, size_t na,
   size_t used = 0;
   for (size_t i = 0; i < na + nc; ++i) {
     const weir_step *step = i < na ? &a[i] : &c[i - na];
-    if (step->binding_count > WEIR_MAX_BINDINGS)
-      return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                       "step %zu: %u bindings given (at most %u). Fix: pass the program's "
-                       "bindings only.",
-                       i, step->binding_count, WEIR_MAX_BINDINGS);
     WEIR_TRY(resolve_step(b, step, i, sc->bindings + used, sc->binding_bytes + used,
                           &sc->steps[i]));
     used += step->binding_count;
@@ -163,6 +211,12 @@ static weir_status default_run(weir_backend *b, const weir_native_step *prefix, 
   return WEIR_OK;
 }
 
+/* What the engine default really costs: each dispatch is complete when it
+ * returns (one fence, backend.h), and the read-back is one more. */
+static uint64_t default_syncs(size_t prefix, size_t repeated, uint64_t repeats, size_t reads) {
+  return prefix + repeated * repeats + (reads ? 1 : 0);
+}
+
 static void count_downloads(weir_backend *b, const weir_native_range *reads, size_t n) {
   for (size_t i = 0; i < n; ++i) b->stats.bytes_downloaded += reads[i].bytes;
 }
@@ -184,7 +238,9 @@ weir_status weir_dispatch_sequence_read_ranges_into(weir_backend *b, const weir_
   else
     WEIR_TRY(default_run(b, native, step_count, NULL, 0, 0, ranges, read_count));
   b->stats.dispatches += step_count;
-  b->stats.host_syncs++;
+  b->stats.host_syncs += b->ops->dispatch_sequence_read_ranges_into
+                             ? 1
+                             : default_syncs(step_count, 0, 0, read_count);
   count_downloads(b, ranges, read_count);
   return WEIR_OK;
 }
@@ -208,7 +264,10 @@ weir_status weir_dispatch_repeated_sequence_read_ranges_into(
     WEIR_TRY(default_run(b, native, prefix_count, group, repeated_count, repeat_count, ranges,
                          read_count));
   b->stats.dispatches += prefix_count + repeated_count * repeat_count;
-  b->stats.host_syncs++;
+  b->stats.host_syncs += b->ops->dispatch_repeated_sequence_read_ranges_into
+                             ? 1
+                             : default_syncs(prefix_count, repeated_count, repeat_count,
+                                             read_count);
   count_downloads(b, ranges, read_count);
   return WEIR_OK;
 }

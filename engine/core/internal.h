@@ -5,6 +5,7 @@
 #define WEIR_ENGINE_CORE_INTERNAL_H
 
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "weir/backend.h"
@@ -27,7 +28,8 @@ typedef struct weir_slot {
 } weir_slot;
 
 typedef struct weir_program_entry {
-  const weir_program *program;
+  const weir_program *program; /* the caller's struct (the cache key) */
+  weir_program copy;           /* what was validated and prepared */
   void *state;
 } weir_program_entry;
 
@@ -46,6 +48,7 @@ typedef struct weir_scratch {
 } weir_scratch;
 
 struct weir_backend {
+  _Atomic unsigned refs; /* weir_backend_open's reference + one per chunk etc. */
   const weir_provider *provider;
   const weir_backend_ops *ops;
   void *self;
@@ -57,7 +60,7 @@ struct weir_backend {
   uint32_t slot_count, slot_cap;
   uint32_t free_head; /* slot index + 1; 0 = none */
 
-  weir_program_entry *programs; /* prepared programs (cache) */
+  weir_program_entry **programs; /* prepared programs (cache); entries never move */
   size_t program_count, program_cap;
   const weir_program **registered;
   size_t registered_count, registered_cap;

@@ -185,26 +185,36 @@ weir_status weir_download(weir_backend *b, weir_buffer buffer, void **out_data,
 
 /* ---- device copies --------------------------------------------------------- */
 
-/* Engine default for backends without copy: staged through host memory. */
+#define WEIR_COPY_STAGING_BYTES (4u << 20)
+
+/* Engine default for backends without copy: staged through host memory in
+ * bounded pieces (a download and an upload each: two synchronizations). */
 static weir_status copy_through_host(weir_backend *b, void *dst, uint64_t dst_offset, void *src,
                                      uint64_t src_offset, uint64_t bytes) {
-  void *staging = malloc(bytes);
+  if (!b->ops->upload_at_many && (dst_offset != 0 || bytes > WEIR_COPY_STAGING_BYTES))
+    return weir_fail(WEIR_ERR_UNSUPPORTED,
+                     "weir_copy: backend '%s' has no device copy and no ranged upload, so only a "
+                     "copy of at most %u bytes to offset 0 can be staged (asked: %llu bytes to "
+                     "offset %llu). Fix: implement copy or upload_at_many in the backend.",
+                     b->provider->id, WEIR_COPY_STAGING_BYTES, (unsigned long long)bytes,
+                     (unsigned long long)dst_offset);
+  size_t piece = bytes < WEIR_COPY_STAGING_BYTES ? (size_t)bytes : WEIR_COPY_STAGING_BYTES;
+  void *staging = malloc(piece);
   if (!staging)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                     "weir_copy: no host memory to stage %llu bytes (backend '%s' has no device "
-                     "copy). Fix: copy in smaller pieces.",
-                     (unsigned long long)bytes, b->provider->id);
-  weir_native_range r = {src, src_offset, bytes, staging};
-  weir_status st = b->ops->download_ranges_into(b->self, &r, 1);
-  if (st == WEIR_OK) {
-    weir_native_upload u = {dst, dst_offset, staging, bytes};
-    st = dst_offset == 0 || b->ops->upload_at_many
-             ? (dst_offset == 0 ? b->ops->upload_many(b->self, &u, 1)
-                                : b->ops->upload_at_many(b->self, &u, 1))
-             : weir_fail(WEIR_ERR_UNSUPPORTED,
-                         "weir_copy: destination offset %llu needs a ranged upload, which "
-                         "backend '%s' lacks. Fix: implement copy or upload_at_many in it.",
-                         (unsigned long long)dst_offset, b->provider->id);
+                     "weir_copy: no host memory for a %zu-byte staging piece (backend '%s' has no "
+                     "device copy). Fix: free host memory.",
+                     piece, b->provider->id);
+  weir_status st = WEIR_OK;
+  for (uint64_t done = 0; st == WEIR_OK && done < bytes; done += piece) {
+    uint64_t n = bytes - done < piece ? bytes - done : piece;
+    weir_native_range r = {src, src_offset + done, n, staging};
+    weir_native_upload u = {dst, dst_offset + done, staging, n};
+    st = b->ops->download_ranges_into(b->self, &r, 1);
+    if (st == WEIR_OK)
+      st = b->ops->upload_at_many ? b->ops->upload_at_many(b->self, &u, 1)
+                                  : b->ops->upload_many(b->self, &u, 1);
+    b->stats.host_syncs += 2;
   }
   free(staging);
   return st;
@@ -225,7 +235,6 @@ weir_status weir_copy(weir_backend *b, weir_buffer dst, uint64_t dst_offset, wei
                      (unsigned long long)src_offset, (unsigned long long)bytes,
                      (unsigned long long)dst_offset, (unsigned long long)bytes);
   if (b->ops->copy) return b->ops->copy(b->self, d->native, dst_offset, s->native, src_offset, bytes);
-  b->stats.host_syncs += 2;
   return copy_through_host(b, d->native, dst_offset, s->native, src_offset, bytes);
 }
 

@@ -34,6 +34,7 @@ static weir_status chunk_new(weir_backend *backend, weir_buffer buffer, uint64_t
   atomic_init(&chunk->refs, 1u);
   chunk->kind = kind;
   chunk->backend = backend;
+  weir_backend_retain(backend); /* the chunk (or a DLPack export of it) may outlive the user's handle */
   chunk->buffer = buffer;
   chunk->bytes = bytes;
   *out = chunk;
@@ -103,6 +104,7 @@ weir_status weir_chunk_release(weir_chunk *chunk) {
   weir_status status = WEIR_OK;
   if (chunk->kind != CHUNK_BORROWED) status = weir_free(chunk->backend, chunk->buffer);
   if (chunk->on_release) chunk->on_release(chunk->release_context);
+  weir_backend_close(chunk->backend); /* drops the chunk's reference */
   free(chunk);
   return status;
 }

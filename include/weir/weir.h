@@ -44,7 +44,8 @@ typedef struct weir_open_options {
    * this figure (0: the device's own limit). Lets tests and users bound
    * memory on any backend. */
   uint64_t memory_limit_bytes;
-  /* Worker threads for the cpu backend (0: one per core). */
+  /* Threads of the cpu backend, the calling thread included (0: one per
+   * core; 1: everything on the calling thread; at most 64). */
   uint32_t threads;
 } weir_open_options;
 
@@ -56,8 +57,13 @@ typedef struct weir_open_options {
 weir_status weir_backend_open(const char *spec, weir_backend **out);
 weir_status weir_backend_open_ex(const char *spec, const weir_open_options *options,
                                  weir_backend **out);
-/* Frees every buffer still alive and the instance. NULL is allowed. */
+/* Drops the caller's reference. The instance (and every buffer still alive)
+ * is freed when the last reference goes: objects that must outlive the
+ * caller's use, such as residency chunks and DLPack exports whose consumer
+ * decides when to let go, hold their own (weir_backend_retain). NULL is
+ * allowed. */
 void weir_backend_close(weir_backend *backend);
+void weir_backend_retain(weir_backend *backend);
 
 typedef struct weir_device_info {
   char backend_id[16];  /* "cpu", "vulkan", "cuda", plugin id */
@@ -155,7 +161,9 @@ weir_status weir_download_ranges_into(weir_backend *backend, const weir_range *r
                                       size_t output_count);
 
 /* Device-to-device copy between two buffers of this instance; ordered with
- * later operations of the instance (no host wait of its own). */
+ * later operations of the instance (no host wait of its own on backends with
+ * a device copy; the engine's fallback for others stages through host memory
+ * in 4 MiB pieces, two synchronizations per piece, counted in the stats). */
 weir_status weir_copy(weir_backend *backend, weir_buffer dst, uint64_t dst_offset,
                       weir_buffer src, uint64_t src_offset, uint64_t bytes);
 /* Waits until everything enqueued on the instance has completed. */
@@ -178,11 +186,20 @@ weir_status weir_dispatch(weir_backend *backend, const weir_program *program,
                           const void *push_constants, uint32_t push_constant_bytes);
 
 /* Steps in order (step k sees every write of step k-1), then the read
- * ranges, behind ONE synchronization. outputs[i] receives reads[i]. */
+ * ranges, behind ONE synchronization on backends that implement sequences
+ * (cpu, vulkan, cuda); on a backend that only implements single dispatches
+ * the engine's fallback takes one per step, and the stats say so.
+ * outputs[i] receives reads[i]. Programs are cached per instance by address
+ * and re-validated when the struct's contents change. */
 weir_status weir_dispatch_sequence_read_ranges_into(weir_backend *backend,
                                                     const weir_step *steps, size_t step_count,
                                                     const weir_range *reads, size_t read_count,
                                                     void *const *outputs, size_t output_count);
+
+/* 1 when this backend runs a sequence (and a repeated sequence) behind one
+ * synchronization itself; 0 when the engine's fallback dispatches it step by
+ * step, one fence each (a minimal plugin). */
+int weir_backend_batches_sequences(const weir_backend *backend);
 
 /* prefix once, then `repeated` repeat_count times (0 allowed), then the read
  * ranges, behind ONE synchronization; no per-iteration host allocation. */

@@ -199,6 +199,98 @@ START_TEST(engine_defaults_for_optional_ops) {
 }
 END_TEST
 
+/* Step k+1 reads what other threads wrote in step k (the pool's barrier),
+ * with more threads than this machine has cores. */
+START_TEST(pool_orders_steps_across_threads) {
+  weir_backend *b = NULL;
+  weir_open_options options = {.threads = 4};
+  ck_assert_int_eq(weir_backend_open_ex("cpu", &options, &b), WEIR_OK);
+  enum { N = 8192 * 64 };
+  weir_buffer x, y;
+  ck_assert_int_eq(weir_allocate(b, N * 4ull, &x), WEIR_OK);
+  ck_assert_int_eq(weir_allocate(b, N * 4ull, &y), WEIR_OK);
+  const weir_program *fill = weir_builtin_program("fill_u32"), *copy = weir_builtin_program("copy_u32"),
+                     *add = weir_builtin_program("add_u32");
+  weir_fill_u32_push f = {1, N};
+  weir_copy_u32_push c = {N};
+  weir_add_u32_push one = {1, N};
+  weir_buffer yx[2] = {y, x}, xy[2] = {x, y};
+  weir_step steps[41];
+  steps[0] = (weir_step){fill, &x, 1, {0, 0, 0}, &f, sizeof f};
+  for (int i = 0; i < 20; ++i) {
+    steps[1 + 2 * i] = (weir_step){copy, i % 2 ? xy : yx, 2, {0, 0, 0}, &c, sizeof c};
+    steps[2 + 2 * i] = (weir_step){add, i % 2 ? &x : &y, 1, {0, 0, 0}, &one, sizeof one};
+  }
+  uint32_t *host = malloc(N * 4ull);
+  weir_range r = {x, 0, N * 4ull};
+  void *out[1] = {host};
+  ck_assert_int_eq(weir_dispatch_sequence_read_ranges_into(b, steps, 41, &r, 1, out, 1), WEIR_OK);
+  for (uint32_t i = 0; i < N; ++i)
+    if (host[i] != 21) ck_abort_msg("element %u is %u, expected 21", i, host[i]);
+  free(host);
+  weir_backend_close(b);
+}
+END_TEST
+
+/* Refusals found in review: none may run, crash or allocate wildly. */
+START_TEST(hostile_arguments) {
+  weir_backend *b = NULL;
+  ck_assert_int_eq(weir_backend_open("cpu", &b), WEIR_OK);
+  weir_buffer x;
+  ck_assert_int_eq(weir_allocate(b, 256, &x), WEIR_OK);
+  weir_program p = *weir_builtin_program("fill_u32");
+  weir_fill_u32_push push = {7, 64};
+  /* A grid whose invocation count overflows 64 bits. */
+  ck_assert_int_eq(weir_dispatch(b, &p, &x, 1, (weir_grid){1u << 31, 1u << 31, 4}, &push, sizeof push),
+                   WEIR_ERR_OUT_OF_RANGE);
+  /* A binding count far past the limit: refused before any allocation. */
+  weir_buffer many[2] = {x, x};
+  ck_assert_int_eq(weir_dispatch(b, &p, many, UINT32_MAX, (weir_grid){1, 1, 1}, &push, sizeof push),
+                   WEIR_ERR_INVALID_ARGUMENT);
+  /* A program struct edited after its first dispatch is validated again. */
+  ck_assert_int_eq(weir_dispatch(b, &p, &x, 1, (weir_grid){0, 0, 0}, &push, sizeof push), WEIR_OK);
+  p.default_grid_elem_bytes = 0;
+  ck_assert_int_eq(weir_dispatch(b, &p, &x, 1, (weir_grid){0, 0, 0}, &push, sizeof push),
+                   WEIR_ERR_INVALID_ARGUMENT);
+  p = *weir_builtin_program("fill_u32");
+  p.host = NULL; /* now a program without this backend's format */
+  ck_assert_int_eq(weir_dispatch(b, &p, &x, 1, (weir_grid){1, 1, 1}, &push, sizeof push),
+                   WEIR_ERR_UNSUPPORTED);
+  /* Counts larger than any array. */
+  weir_range r = {x, 0, 4};
+  void *outs[1] = {&push};
+  ck_assert_int_ne(weir_download_ranges_into(b, &r, (size_t)1 << 61, outs, (size_t)1 << 61), WEIR_OK);
+  /* NULL outputs and a misaligned import. */
+  ck_assert_int_eq(weir_buffer_size(b, x, NULL), WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(weir_backend_register_program(NULL, &p), WEIR_ERR_INVALID_ARGUMENT);
+  static uint32_t words[8];
+  weir_buffer imported;
+  ck_assert_int_eq(weir_buffer_import_external(b, (char *)words + 1, 8, &imported),
+                   WEIR_ERR_INVALID_ARGUMENT);
+  weir_backend_stats s;
+  weir_backend_get_stats(NULL, &s);
+  ck_assert_uint_eq(s.host_syncs, 0);
+  weir_backend_close(b);
+}
+END_TEST
+
+/* A reference (a chunk, a DLPack export) keeps the instance alive after the
+ * user's close. */
+START_TEST(retained_backend_outlives_close) {
+  weir_backend *b = NULL;
+  ck_assert_int_eq(weir_backend_open("cpu", &b), WEIR_OK);
+  weir_buffer x;
+  ck_assert_int_eq(weir_allocate(b, 16, &x), WEIR_OK);
+  weir_backend_retain(b);
+  weir_backend_close(b); /* the user's reference */
+  uint32_t v = 5, back = 0;
+  ck_assert_int_eq(weir_upload(b, x, &v, 4), WEIR_OK);
+  ck_assert_int_eq(weir_download_range_into(b, x, 0, 4, &back), WEIR_OK);
+  ck_assert_uint_eq(back, 5);
+  weir_backend_close(b); /* the last one: frees x and the instance */
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("core");
   TCase *tc = tcase_create("core");
@@ -209,6 +301,9 @@ int main(void) {
   tcase_add_test(tc, program_validation);
   tcase_add_test(tc, stats_and_reset);
   tcase_add_test(tc, engine_defaults_for_optional_ops);
+  tcase_add_test(tc, pool_orders_steps_across_threads);
+  tcase_add_test(tc, hostile_arguments);
+  tcase_add_test(tc, retained_backend_outlives_close);
   suite_add_tcase(s, tc);
   SRunner *r = srunner_create(s);
   return weir_check_run(r);
