@@ -3,8 +3,20 @@
 // same bindings (programs/ifds/ifds_host.h), control words and push
 // constants (programs/ifds/ifds_layout.h), which this file mirrors by hand.
 // Differences: one invocation per item (no workgroup-wide sink: each new
-// path edge reserves its log slot with one atomicAdd), and 64-bit keys
-// through GL_EXT_shader_atomic_int64.
+// path edge reserves its log slot with one atomicAdd), 64-bit keys through
+// GL_EXT_shader_atomic_int64, and the loop budget below.
+//
+// The loop budget: lavapipe (llvmpipe) runs a workgroup as SIMD vectors of
+// lanes, gives all loops of one vector's shader run ONE shared budget of
+// 65535 iterations (LP_MAX_TGSI_LOOP_ITERATIONS; a loop visited with every
+// lane masked off still costs one) and, once it is spent, silently ends
+// every loop after its current iteration. A long join (an exit edge of a
+// procedure with thousands of callers walks thousands of incoming entries)
+// then loses path edges. So relate and expand can split their long loops
+// (callees of a call, the incoming walk of an exit) over `parts` dispatches
+// (pass `part` takes every parts-th element; the union is the same work),
+// and every kernel ends with ifds_check_loops: a cut budget raises O_LOOP,
+// and the host rolls the iteration back and doubles `parts`.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
 
@@ -12,7 +24,7 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 
 layout(push_constant) uniform Push {  // weir_ifds_push
   uint fact_bits, node_bits, mode, ptab_size, plog_cap, ctab_size, inc_cap, es_cap;
-  uint begin, end, value, probe_limit, pad0, pad1, pad2, pad3;
+  uint begin, end, value, probe_limit, part, parts, pad2, pad3;
 } pc;
 
 layout(std430, set = 0, binding = 0) readonly buffer Graph { uint g[]; };
@@ -40,7 +52,7 @@ const uint C_A = 0u, C_B = 1u, C_PLOG = 2u, C_INC = 3u, C_ES = 4u, C_CTAB = 5u, 
            C_OVERFLOW = 7u, C_ITER = 8u, C_INC_MARK = 9u, C_ES_MARK = 10u, C_MARKED = 11u,
            CTRL_WORDS = 16u;
 const uint S_CONVERGED = 1u, S_OVERFLOW = 2u;
-const uint O_PLOG = 1u, O_PTAB = 2u, O_CTAB = 4u, O_INC = 8u, O_ES = 16u;
+const uint O_PLOG = 1u, O_PTAB = 2u, O_CTAB = 4u, O_INC = 8u, O_ES = 16u, O_LOOP = 32u;
 const uint MODE_RANGE = 1u, MODE_FULL = 0u, MODE_KEEP = 2u, MODE_MARK = 1u;
 
 // Element i of the graph array whose offset is in header word `part`.
@@ -73,6 +85,19 @@ void ifds_overflow(uint which) {
   atomicOr(ctrl[C_STATE], S_OVERFLOW);
 }
 bool ifds_stopped() { return ctrl[C_STATE] != 0u; }
+
+// Every pass of relate and expand: this one takes the elements part,
+// part + parts, ... of each long loop; pass 0 also does the short work.
+uint ifds_parts() { return max(pc.parts, 1u); }
+
+// Last statement of every kernel with loops (see "The loop budget" above):
+// a loop that must run two iterations runs one once the budget is spent.
+// The bound comes from a push constant so that no compiler unrolls it.
+void ifds_check_loops() {
+  uint want = min(pc.probe_limit, 2u), got = 0u;
+  for (uint j = 0u; j < want; ++j) got++;
+  if (got != want) ifds_overflow(O_LOOP);
+}
 
 uint ifds_slot(uint64_t key, uint size) {
   uint hi, lo;
@@ -207,8 +232,8 @@ void ifds_relate_item(uint64_t key) {
   uint d1 = ifds_key_d1(key), n = ifds_key_node(key), d2 = ifds_key_d2(key);
   uint calls = g[G_CALLS];
   if (n < calls) {
-    uint ci = n;
-    for (uint k = G(G_CALL_REC, 4u * ci + 2u); k < G(G_CALL_REC, 4u * ci + 3u); ++k) {
+    uint ci = n, parts = ifds_parts(), k_end = G(G_CALL_REC, 4u * ci + 3u);
+    for (uint k = G(G_CALL_REC, 4u * ci + 2u) + pc.part; k < k_end; k += parts) {
       uint callee_proc = G(G_CALLEE_REC, 4u * k);
       ifds_flow_iter it = ifds_flow_begin(G(G_CALLEE_REC, 4u * k + 1u), d2);
       for (uint d3 = ifds_flow_next(it); d3 != EMPTY32; d3 = ifds_flow_next(it)) {
@@ -224,7 +249,7 @@ void ifds_relate_item(uint64_t key) {
     }
     return;
   }
-  if (n - calls >= g[G_PROCS]) return;  // an ordinary node
+  if (n - calls >= g[G_PROCS] || pc.part != 0u) return;  // an ordinary node, or not pass 0
   uint slot = ifds_context(n - calls, d1);
   if (slot == EMPTY32) return;
   uint e = atomicAdd(ctrl[C_ES], 1u);
@@ -239,9 +264,9 @@ void ifds_emit_flow(uint f, uint d, uint d1, uint node) {
 }
 
 void ifds_expand_call(uint ci, uint d1, uint d2) {
-  uint r = G(G_CALL_REC, 4u * ci);
-  ifds_emit_flow(G(G_CALL_REC, 4u * ci + 1u), d2, d1, r);
-  for (uint k = G(G_CALL_REC, 4u * ci + 2u); k < G(G_CALL_REC, 4u * ci + 3u); ++k) {
+  uint r = G(G_CALL_REC, 4u * ci), parts = ifds_parts(), k_end = G(G_CALL_REC, 4u * ci + 3u);
+  if (pc.part == 0u) ifds_emit_flow(G(G_CALL_REC, 4u * ci + 1u), d2, d1, r);
+  for (uint k = G(G_CALL_REC, 4u * ci + 2u) + pc.part; k < k_end; k += parts) {
     uint q = G(G_CALLEE_REC, 4u * k), rf = G(G_CALLEE_REC, 4u * k + 2u);
     ifds_flow_iter it = ifds_flow_begin(G(G_CALLEE_REC, 4u * k + 1u), d2);
     for (uint d3 = ifds_flow_next(it); d3 != EMPTY32; d3 = ifds_flow_next(it)) {
@@ -256,11 +281,16 @@ void ifds_expand_call(uint ci, uint d1, uint d2) {
 void ifds_expand_exit(uint q, uint d1, uint d2) {
   uint slot = ifds_ctab_find(ifds_ctx_key(q, d1));
   if (slot == EMPTY32) return;
-  for (uint e = chead[2u * slot]; e != EMPTY32; e = incm[2u * e + 1u]) {
+  // Entries part, part + parts, ...: skip `part`, then `parts` at a time.
+  uint parts = ifds_parts(), e = chead[2u * slot];
+  for (uint j = 0u; j < pc.part && e != EMPTY32; ++j) e = incm[2u * e + 1u];
+  while (e != EMPTY32) {
     uint64_t caller = inc[e];
     uint r = G(G_CALL_REC, 4u * ifds_key_node(caller));  // call node = call index
     uint rf = G(G_CALLEE_REC, 4u * incm[2u * e] + 2u);
     ifds_emit_flow(rf, d2, ifds_key_d1(caller), r);
+    e = incm[2u * e + 1u];
+    for (uint j = 1u; j < parts && e != EMPTY32; ++j) e = incm[2u * e + 1u];
   }
 }
 
@@ -269,6 +299,7 @@ void ifds_expand_item(uint64_t key) {
   uint calls = g[G_CALLS], procs = g[G_PROCS];
   if (n < calls) { ifds_expand_call(n, d1, d2); return; }
   if (n - calls < procs) { ifds_expand_exit(n - calls, d1, d2); return; }
+  if (pc.part != 0u) return;  // ordinary nodes: pass 0
   uint rec = 2u * (n - calls - procs);
   for (uint i = G(G_NODE_REC, rec); i < G(G_NODE_REC, rec + 1u); ++i)
     ifds_emit_flow(G(G_SUCC, 2u * i + 1u), d2, d1, G(G_SUCC, 2u * i));

@@ -3,4 +3,5 @@
 #include "ifds_common.glsl"
 void main() {
   for (uint i = pc.begin + ifds_first(); i < pc.end; i += ifds_stride()) ifds_rehash_item(plog[i]);
+  ifds_check_loops();
 }

@@ -122,6 +122,13 @@ IFDS_FN void ifds_overflow(const ifds_ctx *cx, uint32_t which) {
 IFDS_FN int ifds_stopped(const ifds_ctx *cx) {
   return ifds_load32(&cx->ctrl[WEIR_IFDS_C_STATE]) != 0u;
 }
+/* Relate and expand may run in `parts` passes (push constants part, parts):
+ * pass `part` takes the elements part, part + parts, ... of the long loops
+ * (callees of a call, the incoming entries of a context) and pass 0 the
+ * rest. Only the GLSL programs are ever run with more than one pass (see
+ * programs/glsl/ifds_common.glsl: lavapipe's loop budget); the logic is
+ * the same everywhere. */
+IFDS_FN uint32_t ifds_parts(const ifds_ctx *cx) { return cx->pc.parts > 1u ? cx->pc.parts : 1u; }
 
 /* Linear probing. Returns 1 if `key` was new, 0 if present, -1 if no slot
  * was found within the probe limit (the table is too full: overflow). */
@@ -330,9 +337,9 @@ IFDS_FN void ifds_rehash_item(const ifds_ctx *cx, uint64_t key) {
 IFDS_FN void ifds_relate_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
   uint32_t d1 = ifds_key_d1(cx, key), n = ifds_key_node(cx, key), d2 = ifds_key_d2(cx, key);
   if (n < cx->calls) {
-    uint32_t ci = n;
+    uint32_t ci = n, parts = ifds_parts(cx);
     const uint32_t *call = cx->call_rec + 4u * ci;
-    for (uint32_t k = call[2]; k < call[3]; ++k) {
+    for (uint32_t k = call[2] + cx->pc.part; k < call[3]; k += parts) {
       const uint32_t *callee = cx->callee_rec + 4u * k;
       ifds_flow_iter it;
       ifds_flow_begin(cx, callee[1], d2, &it);
@@ -353,7 +360,7 @@ IFDS_FN void ifds_relate_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
     }
     return;
   }
-  if (n - cx->calls >= cx->procs) return; /* an ordinary node */
+  if (n - cx->calls >= cx->procs || cx->pc.part != 0u) return; /* ordinary, or not pass 0 */
   uint32_t slot = ifds_context(cx, n - cx->calls, d1);
   if (slot == WEIR_IFDS_EMPTY32) return;
   uint32_t e = ifds_add32(&cx->ctrl[WEIR_IFDS_C_ES], 1u);
@@ -379,9 +386,9 @@ IFDS_FN void ifds_emit_flow(const ifds_ctx *cx, ifds_sink *s, uint32_t f, uint32
 IFDS_FN void ifds_expand_call(const ifds_ctx *cx, ifds_sink *s, uint32_t ci, uint32_t d1,
                               uint32_t d2) {
   const uint32_t *call = cx->call_rec + 4u * ci;
-  uint32_t r = call[0];
-  ifds_emit_flow(cx, s, call[1], d2, d1, r);
-  for (uint32_t k = call[2]; k < call[3]; ++k) {
+  uint32_t r = call[0], parts = ifds_parts(cx);
+  if (cx->pc.part == 0u) ifds_emit_flow(cx, s, call[1], d2, d1, r);
+  for (uint32_t k = call[2] + cx->pc.part; k < call[3]; k += parts) {
     const uint32_t *callee = cx->callee_rec + 4u * k;
     uint32_t q = callee[0], rf = callee[2];
     ifds_flow_iter it;
@@ -404,11 +411,15 @@ IFDS_FN void ifds_expand_exit(const ifds_ctx *cx, ifds_sink *s, uint32_t q, uint
   uint32_t slot = ifds_set_find(cx->ctab, cx->pc.ctab_size, cx->pc.probe_limit,
                                 ifds_ctx_key(cx, q, d1));
   if (slot == WEIR_IFDS_EMPTY32) return;
-  for (uint32_t e = cx->chead[2u * slot]; e != WEIR_IFDS_EMPTY32; e = cx->incm[2u * e + 1u]) {
+  /* Entries part, part + parts, ...: skip `part`, then `parts` at a time. */
+  uint32_t parts = ifds_parts(cx), e = cx->chead[2u * slot];
+  for (uint32_t j = 0; j < cx->pc.part && e != WEIR_IFDS_EMPTY32; ++j) e = cx->incm[2u * e + 1u];
+  while (e != WEIR_IFDS_EMPTY32) {
     uint64_t caller = cx->inc[e];
     uint32_t r = cx->call_rec[4u * ifds_key_node(cx, caller)]; /* call node = call index */
     uint32_t rf = cx->callee_rec[4u * cx->incm[2u * e] + 2u];
     ifds_emit_flow(cx, s, rf, d2, ifds_key_d1(cx, caller), r);
+    for (uint32_t j = 0; j < parts && e != WEIR_IFDS_EMPTY32; ++j) e = cx->incm[2u * e + 1u];
   }
 }
 
@@ -424,6 +435,7 @@ IFDS_FN void ifds_expand_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
     ifds_expand_exit(cx, s, n - cx->calls, d1, d2);
     return;
   }
+  if (cx->pc.part != 0u) return; /* ordinary nodes: pass 0 */
   const uint32_t *node = cx->node_rec + 2u * (n - cx->calls - cx->procs);
   for (uint32_t i = node[0]; i < node[1]; ++i)
     ifds_emit_flow(cx, s, cx->succ[2u * i + 1u], d2, d1, cx->succ[2u * i]);

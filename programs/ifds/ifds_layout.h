@@ -82,7 +82,12 @@ enum {
   WEIR_IFDS_O_PTAB = 2u,
   WEIR_IFDS_O_CTAB = 4u,
   WEIR_IFDS_O_INC = 8u,
-  WEIR_IFDS_O_ES = 16u
+  WEIR_IFDS_O_ES = 16u,
+  /* A kernel's loops were cut short by the driver (lavapipe/llvmpipe ends
+   * every loop of a shader invocation once 65535 iterations have run, in
+   * all its loops together, and says nothing): redo the iteration with the
+   * long loops split over more passes (GLSL programs only). */
+  WEIR_IFDS_O_LOOP = 32u
 };
 
 /* Kernel modes: relate walks the live delta or a rebuild range; restore
@@ -113,7 +118,9 @@ typedef struct weir_ifds_push {
   uint32_t end;        /* range end; restore: B; clear: word count */
   uint32_t value;      /* clear: fill value; restore: iterations */
   uint32_t probe_limit;
-  uint32_t pad[4];
+  uint32_t part;       /* relate, expand (GLSL): which pass of `parts` this dispatch is */
+  uint32_t parts;      /* passes the long loops are split over (0 or 1: one) */
+  uint32_t pad[2];
 } weir_ifds_push;
 
 /* Host and device kernels run workgroups of this many invocations. */

@@ -45,6 +45,8 @@ typedef struct ifds_engine {
   uint64_t growths, windows;
   int keep_table;   /* rollback keeps the table and the log past B (no rehash) */
   int full_rebuild; /* the next window's prefix: 1 rebuild everything, 0 roll back one iteration */
+  uint32_t parts;   /* passes of relate and expand (window.c: split_loops) */
+  uint32_t grid_cap; /* most workgroups per delta dispatch (max_grid, more after a split) */
   uint64_t resident_bytes, peak_bytes; /* this solve's own buffers */
 } ifds_engine;
 

@@ -178,7 +178,7 @@ weir_status weir_ifds_engine_grow(ifds_engine *e) {
   if (over & WEIR_IFDS_O_INC) next.inc = grown(e->caps.inc, e->ctrl[WEIR_IFDS_C_INC], 2, 1);
   if (over & WEIR_IFDS_O_ES) next.es = grown(e->caps.es, e->ctrl[WEIR_IFDS_C_ES], 2, 1);
   WEIR_TRY(check_limits(&next));
-  e->growths++;
+  if (over & ~(uint32_t)WEIR_IFDS_O_LOOP) e->growths++; /* a loop split grows nothing */
   e->full_rebuild = !e->ctrl[WEIR_IFDS_C_MARKED] || (over & WEIR_IFDS_O_CTAB);
   /* Without a log or table overflow every edge the failed iteration put in
    * the table is also in the log: the table stays, only the lists roll back. */
