@@ -47,6 +47,7 @@ typedef struct weir_cuda_instance {
   CUcontext context; /* the device's primary context, retained */
   CUstream stream;   /* non-blocking: never serialised with the legacy stream */
   int max_grid[3];
+  int max_block[3]; /* per-dimension block limits (1024, 1024, 64 on current GPUs) */
 
   unsigned char *staging; /* pinned (cuMemAllocHost), persistent */
   size_t staging_bytes;

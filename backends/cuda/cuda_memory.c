@@ -176,7 +176,10 @@ weir_status weir_cuda_copy(void *self, void *dst, uint64_t dst_offset, void *src
 }
 
 weir_status weir_cuda_export_pointer(void *self, void *buffer, void **out_pointer) {
-  (void)self;
+  /* Copies and dispatches are queued on our non-blocking stream: a consumer
+   * (DLPack) reading the pointer on another stream would race with them, so
+   * the stream's pending work is finished before the pointer is handed out. */
+  WEIR_TRY(weir_cuda_finish(self));
   const weir_cuda_buffer *b = buffer;
   *out_pointer = (void *)(uintptr_t)b->ptr;
   return WEIR_OK;

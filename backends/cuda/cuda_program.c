@@ -46,9 +46,23 @@ static weir_status module_for(weir_cuda_instance *inst, const weir_program *prog
   return WEIR_OK;
 }
 
-/* Checks the kernel accepts the program's block size. */
+/* Checks the kernel accepts the program's block size: each dimension
+ * against the device's limit (z is only 64 on current GPUs, so a block that
+ * fits in threads can still be refused at launch), then the total against
+ * the kernel's own limit (registers can lower it below the device's). */
 static weir_status check_block(weir_cuda_instance *inst, const weir_program *program,
                                CUfunction fn) {
+  const uint32_t *wg = program->workgroup_size;
+  for (int i = 0; i < 3; ++i)
+    if (wg[i] > (uint32_t)inst->max_block[i])
+      return weir_fail(WEIR_ERR_UNSUPPORTED,
+                       "cuda: program '%s' has workgroup_size %ux%ux%u, but device %u allows at "
+                       "most %d threads in %c per block (MAX_BLOCK_DIM_%c). Fix: reshape the "
+                       "program's workgroup_size (and its kernel's indexing) to fit the "
+                       "device's block limits %dx%dx%d",
+                       program->name, wg[0], wg[1], wg[2], inst->ordinal, inst->max_block[i],
+                       "xyz"[i], "XYZ"[i], inst->max_block[0], inst->max_block[1],
+                       inst->max_block[2]);
   int max_threads = 0;
   WEIR_CUDA_TRY(inst->d,
                 inst->d->pcuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn),

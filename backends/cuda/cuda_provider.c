@@ -98,9 +98,15 @@ static weir_status open_resources(weir_cuda_instance *inst) {
   static const CUdevice_attribute grid_attr[3] = {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
                                                   CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
                                                   CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
-  for (int i = 0; i < 3; ++i)
+  static const CUdevice_attribute block_attr[3] = {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+                                                   CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+                                                   CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
+  for (int i = 0; i < 3; ++i) {
     WEIR_CUDA_TRY(d, d->pcuDeviceGetAttribute(&inst->max_grid[i], grid_attr[i], inst->device),
                   "cuDeviceGetAttribute(MAX_GRID_DIM_%c, device %u)", "XYZ"[i], n);
+    WEIR_CUDA_TRY(d, d->pcuDeviceGetAttribute(&inst->max_block[i], block_attr[i], inst->device),
+                  "cuDeviceGetAttribute(MAX_BLOCK_DIM_%c, device %u)", "XYZ"[i], n);
+  }
   WEIR_CUDA_TRY(d, d->pcuStreamCreate(&inst->stream, CU_STREAM_NON_BLOCKING),
                 "cuStreamCreate(NON_BLOCKING) on device %u", n);
   return weir_cuda_staging_reserve(inst, WEIR_CUDA_STAGING_MIN);

@@ -1,12 +1,17 @@
 /* IFDS benchmark: generated problems (realistic at about 10k, 200k and 2M
  * nodes, and the stress presets), each solved by the serial reference
- * solver and by the resident engine on every backend that opens. Prints a
- * table and writes JSON; asserts nothing about timings.
+ * solver and by the resident engine on each backend. Prints a table and
+ * writes JSON; asserts nothing about timings, but it is a correctness check:
+ * the exit status is 1 when a backend named in --backends cannot be opened,
+ * a solve fails, or an engine result differs from the reference solver's
+ * (2 for bad arguments).
  *
- *   weir_bench_ifds [--cases a,b,...] [--backends cpu,vulkan,cuda] [--repeat N]
+ *   weir_bench_ifds [--cases a,b,...] [--backends SPEC,SPEC,...] [--repeat N]
  *                   [--json FILE]
  * Cases: realistic-10k realistic-200k realistic-2m chain fanout recursive
- * wide-facts loops (default: all). */
+ * wide-facts loops (default: all). Backends: any weir_backend_open spec
+ * (cpu, vulkan:1, cuda:0, ...); without --backends, whichever of cpu, vulkan
+ * and cuda open here (the others are skipped with the reason). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +74,8 @@ static int same_result(const weir_ifds_result *a, const weir_ifds_result *b) {
          memcmp(a->hold_fact, b->hold_fact, a->hold_count * 4) == 0;
 }
 
-/* backend NULL: the reference solver. The first run's result is compared
- * with `truth` (when given) and kept in *keep (when given). */
+/* backend NULL: the reference solver. Every run's result is compared with
+ * `truth` (when given); the first is kept in *keep (when given). */
 static void measure(weir_backend *backend, const weir_ifds_problem *pb, int repeat,
                     const weir_ifds_result *truth, weir_ifds_result *keep, run_figures *f) {
   memset(f, 0, sizeof *f);
@@ -92,7 +97,15 @@ static void measure(weir_backend *backend, const weir_ifds_problem *pb, int repe
       return;
     }
     if (i == 0) f->stats = st;
-    if (truth && i == 0) f->same = same_result(&r, truth);
+    if (truth && !same_result(&r, truth)) {
+      if (f->same)
+        fprintf(stderr, "  %s: run %d differs from the reference (%llu path edges, %llu holds; "
+                        "reference %llu, %llu)\n",
+                weir_backend_id(backend), i + 1, (unsigned long long)r.path_edges,
+                (unsigned long long)r.hold_count, (unsigned long long)truth->path_edges,
+                (unsigned long long)truth->hold_count);
+      f->same = 0;
+    }
     if (keep && i == 0) *keep = r;
     else weir_ifds_result_free(&r);
   }
@@ -135,8 +148,54 @@ static int wanted(const char *list, const char *name) {
   return 0;
 }
 
+/* Every name in --cases must be a case: a typo must not pass as an empty run. */
+static int check_case_list(const char *list) {
+  if (!list) return 1;
+  char copy[512];
+  snprintf(copy, sizeof copy, "%s", list);
+  for (char *save = NULL, *name = strtok_r(copy, ",", &save); name;
+       name = strtok_r(NULL, ",", &save)) {
+    size_t c = 0;
+    while (c < CASE_COUNT && strcmp(cases[c].name, name) != 0) ++c;
+    if (c == CASE_COUNT) {
+      fprintf(stderr, "weir_bench_ifds: unknown case '%s' (see the source's header)\n", name);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+#define MAX_BACKENDS 8
+
+/* Opens each spec of `list` (NULL: cpu, vulkan and cuda, skipping those that
+ * do not open). A named spec that does not open counts as a failure. */
+static int open_backends(const char *list, weir_backend **out, char (*specs)[48],
+                         size_t *count) {
+  char copy[512];
+  snprintf(copy, sizeof copy, "%s", list ? list : "cpu,vulkan,cuda");
+  int ok = 1;
+  *count = 0;
+  for (char *save = NULL, *spec = strtok_r(copy, ",", &save); spec;
+       spec = strtok_r(NULL, ",", &save)) {
+    if (*count == MAX_BACKENDS) {
+      fprintf(stderr, "weir_bench_ifds: more than %d backends; '%s' and after ignored\n",
+              MAX_BACKENDS, spec);
+      return 0;
+    }
+    if (weir_backend_open(spec, &out[*count]) == WEIR_OK) {
+      snprintf(specs[*count], sizeof specs[*count], "%s", spec); /* labels the rows */
+      ++*count;
+      continue;
+    }
+    fprintf(stderr, "weir_bench_ifds: backend '%s' %s: %s\n", spec,
+            list ? "cannot be opened" : "skipped", weir_last_error());
+    if (list) ok = 0;
+  }
+  return ok;
+}
+
 int main(int argc, char **argv) {
-  const char *case_list = NULL, *backend_list = "cpu,vulkan,cuda", *json_path = NULL;
+  const char *case_list = NULL, *backend_list = NULL, *json_path = NULL;
   int repeat = 3;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--cases") && i + 1 < argc) case_list = argv[++i];
@@ -149,14 +208,22 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+  if ((case_list && strlen(case_list) >= 512) || (backend_list && strlen(backend_list) >= 512)) {
+    fprintf(stderr, "weir_bench_ifds: --cases/--backends lists are limited to 511 characters\n");
+    return 2;
+  }
+  if (!check_case_list(case_list)) return 2;
   if (repeat < 1) repeat = 1;
   if (repeat > 16) repeat = 16;
-  weir_backend *backends[3];
+  weir_backend *backends[MAX_BACKENDS];
+  char specs[MAX_BACKENDS][48];
   size_t nb = 0;
-  const char *ids[] = {"cpu", "vulkan", "cuda"};
-  for (size_t i = 0; i < 3; ++i)
-    if (wanted(backend_list, ids[i]) && weir_backend_open(ids[i], &backends[nb]) == WEIR_OK) nb++;
+  int failed = !open_backends(backend_list, backends, specs, &nb);
   FILE *json = json_path ? fopen(json_path, "w") : NULL;
+  if (json_path && !json) {
+    fprintf(stderr, "weir_bench_ifds: cannot write %s\n", json_path);
+    failed = 1;
+  }
   if (json) fprintf(json, "[");
   int first_json = 1;
   printf("%-15s %9s %-10s %10s %8s %11s %12s %6s %6s %7s %6s %5s\n", "case", "nodes", "solver",
@@ -169,6 +236,7 @@ int main(int argc, char **argv) {
     weir_ifds_problem *pb = NULL;
     if (weir_ifds_generate_problem(&o, &pb) != WEIR_OK) {
       fprintf(stderr, "%s: %s\n", cases[c].name, weir_last_error());
+      failed = 1;
       continue;
     }
     run_figures f;
@@ -176,11 +244,14 @@ int main(int argc, char **argv) {
     memset(&truth, 0, sizeof truth);
     measure(NULL, pb, repeat, NULL, &truth, &f);
     print_row(json, &first_json, cases[c].name, pb->node_count, "reference", repeat, &f);
+    int have_truth = f.ok;
+    failed |= !f.ok;
     for (size_t b = 0; b < nb; ++b) {
-      measure(backends[b], pb, repeat, f.ok ? &truth : NULL, NULL, &f);
-      char label[32];
-      snprintf(label, sizeof label, "engine/%s", weir_backend_id(backends[b]));
+      measure(backends[b], pb, repeat, have_truth ? &truth : NULL, NULL, &f);
+      char label[64];
+      snprintf(label, sizeof label, "engine/%s", specs[b]);
       print_row(json, &first_json, cases[c].name, pb->node_count, label, repeat, &f);
+      failed |= !f.ok || !f.same;
     }
     fflush(stdout);
     weir_ifds_result_free(&truth);
@@ -191,5 +262,8 @@ int main(int argc, char **argv) {
     fclose(json);
   }
   for (size_t b = 0; b < nb; ++b) weir_backend_close(backends[b]);
-  return 0;
+  if (failed)
+    fprintf(stderr, "weir_bench_ifds: FAILED (a backend did not open, a solve failed or a "
+                    "result differed from the reference; see above)\n");
+  return failed ? 1 : 0;
 }

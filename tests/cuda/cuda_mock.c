@@ -279,6 +279,61 @@ START_TEST(copy_export_and_import) {
 }
 END_TEST
 
+/* weir_copy is queued on the backend's stream: exporting the pointer must
+ * finish it, or a consumer on another stream would read stale bytes. The
+ * mock's device pointers are host memory, so the bytes are read directly. */
+START_TEST(export_pointer_finishes_pending_copies) {
+  weir_buffer a, b;
+  OK(weir_allocate(g_b, 64, &a));
+  OK(weir_allocate(g_b, 64, &b));
+  unsigned char src[64];
+  for (int i = 0; i < 64; ++i) src[i] = (unsigned char)(3 * i + 1);
+  OK(weir_upload(g_b, a, src, 64));
+  OK(weir_copy(g_b, b, 0, a, 0, 64)); /* queued, not yet run */
+  weir_mock_cuda_counters c0 = counters();
+  void *ptr = NULL;
+  OK(weir_buffer_export_pointer(g_b, b, &ptr));
+  weir_mock_cuda_counters c1 = counters();
+  ck_assert_uint_eq(c1.syncs - c0.syncs, 1);
+  ck_assert_mem_eq(ptr, src, 64);
+  OK(weir_free(g_b, a));
+  OK(weir_free(g_b, b));
+}
+END_TEST
+
+/* A block that fits the thread total but not a dimension's limit (z <= 64)
+ * is refused when the program is prepared, naming the limit. */
+START_TEST(block_dimension_over_device_limit_is_refused) {
+  weir_program tall = *program("add_u32");
+  tall.name = "mock_tall_block";
+  tall.workgroup_size[0] = 2;
+  tall.workgroup_size[1] = 2;
+  tall.workgroup_size[2] = 128; /* 512 threads: under 1024 in all */
+  weir_buffer x;
+  OK(weir_allocate(g_b, 256, &x));
+  struct { uint32_t value, count; } add = {1, 64};
+  weir_mock_cuda_counters c0 = counters();
+  weir_status s = weir_dispatch(g_b, &tall, &x, 1, (weir_grid){1, 1, 1}, &add, sizeof add);
+  ck_assert_int_eq(s, WEIR_ERR_UNSUPPORTED);
+  const char *msg = weir_last_error();
+  ck_assert_ptr_nonnull(strstr(msg, "mock_tall_block"));
+  ck_assert_ptr_nonnull(strstr(msg, "2x2x128"));
+  ck_assert_ptr_nonnull(strstr(msg, "at most 64 threads in z"));
+  ck_assert_ptr_nonnull(strstr(msg, "MAX_BLOCK_DIM_Z"));
+  ck_assert_ptr_nonnull(strstr(msg, "1024x1024x64"));
+  ck_assert_ptr_nonnull(strstr(msg, "Fix: "));
+  ck_assert_uint_eq(counters().launches - c0.launches, 0);
+  /* Within every limit: 1024 threads as 16x1x64 is accepted. */
+  tall.name = "mock_wide_block";
+  tall.workgroup_size[0] = 16;
+  tall.workgroup_size[2] = 64;
+  tall.workgroup_size[1] = 1;
+  OK(weir_dispatch(g_b, &tall, &x, 1, (weir_grid){1, 1, 1}, &add, sizeof add));
+  ck_assert_uint_eq(counters().launches - c0.launches, 1);
+  OK(weir_free(g_b, x));
+}
+END_TEST
+
 START_TEST(driver_errors_name_the_call_and_the_cuda_error) {
   weir_program missing = *program("add_u32");
   missing.name = "mock_missing_kernel";
@@ -367,6 +422,8 @@ int main(void) {
   tcase_add_test(tc, batch_larger_than_staging_round_trips_in_chunks);
   tcase_add_test(tc, staging_growth_failure_falls_back_to_chunks);
   tcase_add_test(tc, copy_export_and_import);
+  tcase_add_test(tc, export_pointer_finishes_pending_copies);
+  tcase_add_test(tc, block_dimension_over_device_limit_is_refused);
   tcase_add_test(tc, driver_errors_name_the_call_and_the_cuda_error);
   tcase_add_test(tc, failed_capture_leaves_stream_usable);
   tcase_add_test(tc, instance_used_after_fork_is_refused);

@@ -245,6 +245,9 @@ static CUresult m_cuDeviceGetAttribute(int *v, CUdevice_attribute attr, CUdevice
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *v = 2147483647; break;
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *v = 65535; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: *v = 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *v = 64; break;
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = 1024; break;
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 2; break;
     default: *v = 0; break;
@@ -391,8 +394,8 @@ static CUresult m_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigne
                                  void **params, void **extra) {
   const weir_program *prog = (const weir_program *)f;
   if (!prog || !params || !params[0] || extra || shared != 0 || !gx || !gy || !gz || !bx || !by ||
-      !bz || bx * by * bz > 1024)
-    return CUDA_ERROR_INVALID_VALUE;
+      !bz || bx > 1024 || by > 1024 || bz > 64 || bx * by * bz > 1024)
+    return CUDA_ERROR_INVALID_VALUE; /* a GPU's block limits: 1024 x 1024 x 64, 1024 in all */
   op o = {.kind = OP_KERNEL, .prog = prog, .grid = {gx, gy, gz}, .block = {bx, by, bz}};
   memcpy(&o.args, params[0], sizeof o.args);
   const weir_cuda_args *a = &o.args;
