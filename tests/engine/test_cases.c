@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tests/engine/engine_check.h"
+#include "tests/check_run.h"
 
 static char *read_text(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -241,8 +242,5 @@ int main(void) {
   tcase_add_test(tc, keys_that_do_not_fit_are_refused);
   suite_add_tcase(s, tc);
   SRunner *r = srunner_create(s);
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed ? 1 : 0;
+  return weir_check_run(r);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tests/engine/engine_check.h"
+#include "tests/check_run.h"
 
 #define SEEDS_PER_PRESET 36
 
@@ -81,8 +82,5 @@ int main(void) {
   tcase_add_test(tc, property_engine_matches_reference);
   suite_add_tcase(s, tc);
   SRunner *r = srunner_create(s);
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed ? 1 : 0;
+  return weir_check_run(r);
 }

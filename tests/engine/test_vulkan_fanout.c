@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "tests/engine/engine_check.h"
+#include "tests/check_run.h"
 
 static weir_ifds_problem *fanout(uint32_t procs) {
   weir_ifds_gen_options o;
@@ -47,8 +48,5 @@ int main(void) {
   tcase_add_test(tc, fanout_5000_matches_reference);
   suite_add_tcase(s, tc);
   SRunner *r = srunner_create(s);
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed ? 1 : 0;
+  return weir_check_run(r);
 }
