@@ -283,7 +283,8 @@ static int report_plugin(const char *path, void *user) {
   } else {
     memset(&r, 0, sizeof r);
     const char *base = strrchr(path, '/');
-    snprintf(r.id, sizeof r.id, "%s", base ? base + 1 : path);
+    /* The file name stands for the id (cut to fit); the reason names the full path. */
+    snprintf(r.id, sizeof r.id, "%.*s", (int)sizeof r.id - 1, base ? base + 1 : path);
     snprintf(r.version, sizeof r.version, "plugin");
     snprintf(r.reason, sizeof r.reason, "%s", weir_last_error());
   }
