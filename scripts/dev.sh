@@ -3,7 +3,10 @@
 #   bash scripts/dev.sh example   install what is missing, build, show the backends,
 #                                 solve the bundled IFDS example and analyse the bundled C file
 #   bash scripts/dev.sh test      install what is missing, build, run every test
-#                                 (the normal build, then again under ASan+UBSan)
+#                                 (the normal build, then again under ASan+UBSan),
+#                                 then each fuzz target for 30 s on its seed corpus
+#   bash scripts/dev.sh fuzz [SECONDS]  build the libFuzzer targets (clang-14) and run
+#                                 each for SECONDS (default 60) on fuzz/corpus/<target>
 # Installing is idempotent: only packages that are missing are fetched (apt-get).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +18,7 @@ PACKAGES=(
   libvulkan-dev libvulkan-volk-dev glslc spirv-tools # Vulkan backend + SPIR-V programs
   mesa-vulkan-drivers vulkan-validationlayers       # lavapipe + validation in tests
   llvm-14-dev clang-14 llvm-14                      # the LLVM IR frontend (weir analyze)
+  libclang-rt-14-dev                                # libFuzzer for clang-14 (fuzz/)
   gnuplot-nox                                       # bench/plot
 )
 JOBS=$(nproc 2>/dev/null || echo 2)
@@ -77,8 +81,36 @@ run_tests() {
      ctest --output-on-failure -j"$JOBS")
 }
 
+# libFuzzer targets (fuzz/): built with clang-14 in build-fuzz, each run for
+# $1 seconds on a scratch copy of its seed corpus (new inputs never land in the
+# tree). A crash leaves its input in build-fuzz/fuzz-artifacts/ and fails.
+run_fuzz() {
+  local seconds=${1:-60} failed=0
+  CC=clang-14 build build-fuzz -DWEIR_FUZZ=ON -DWEIR_WERROR=OFF -DWEIR_BUILD_TESTS=OFF \
+    -DWEIR_ENABLE_CUDA=OFF -DWEIR_ENABLE_VULKAN=OFF
+  mkdir -p build-fuzz/fuzz-artifacts
+  for target in build-fuzz/fuzz/fuzz_*; do
+    [ -x "$target" ] || continue
+    local name=${target##*/fuzz_} scratch=build-fuzz/fuzz-work/${target##*/}
+    rm -rf "$scratch" && mkdir -p "$scratch"
+    echo "== fuzzing ${target##*/} for $seconds s (seeds: fuzz/corpus/$name)"
+    if ! ASAN_OPTIONS=detect_leaks=1 "$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
+        -timeout=10 -print_final_stats=1 -artifact_prefix=build-fuzz/fuzz-artifacts/ \
+        "$scratch" "fuzz/corpus/$name" >"$scratch.log" 2>&1; then
+      tail -40 "$scratch.log"
+      echo "== ${target##*/} found a failing input (build-fuzz/fuzz-artifacts/). Fix the bug," \
+           "then add the input to fuzz/corpus/$name/ and a regression test."
+      failed=1
+    else
+      grep -E "^stat::number_of_executed_units|^Done" "$scratch.log" || true
+    fi
+  done
+  return $failed
+}
+
 case "${1:-}" in
   example) install_missing; run_example ;;
-  test) install_missing; run_tests ;;
-  *) echo "usage: bash scripts/dev.sh example|test" >&2; exit 2 ;;
+  test) install_missing; run_tests; run_fuzz 30 ;;
+  fuzz) install_missing; run_fuzz "${2:-60}" ;;
+  *) echo "usage: bash scripts/dev.sh example|test|fuzz [SECONDS]" >&2; exit 2 ;;
 esac

@@ -49,6 +49,33 @@ int weir_cli_parse_size(const char *text, uint64_t *out) {
   return 0;
 }
 
+char **weir_cli_split_options(int argc, char **argv, int *out_argc) {
+  size_t count = (size_t)argc, text = 0;
+  for (int i = 0; i < argc; ++i)
+    if (strncmp(argv[i], "--", 2) == 0 && strchr(argv[i], '=')) ++count, text += strlen(argv[i]) + 1;
+  /* One block: the pointer array, then copies of the split arguments. */
+  char **out = malloc((count + 1) * sizeof *out + text);
+  if (!out) return NULL;
+  char *copy = (char *)(out + count + 1);
+  int n = 0;
+  for (int i = 0; i < argc; ++i) {
+    char *eq = strncmp(argv[i], "--", 2) == 0 ? strchr(argv[i], '=') : NULL;
+    if (!eq) {
+      out[n++] = argv[i];
+      continue;
+    }
+    size_t len = strlen(argv[i]);
+    memcpy(copy, argv[i], len + 1);
+    copy[eq - argv[i]] = '\0';
+    out[n++] = copy;
+    out[n++] = copy + (eq - argv[i]) + 1;
+    copy += len + 1;
+  }
+  out[n] = NULL;
+  *out_argc = n;
+  return out;
+}
+
 double weir_cli_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -1,185 +1,406 @@
-/* `weir analyze ANALYSIS FILE.ll|.bc`: IFDS analyses of LLVM IR (taint,
- * uninit) through the LLVM frontend (frontends/llvm), solved by the reference
- * solver or the resident engine, findings printed compiler-style and written
- * as SARIF 2.1.0. The frontend is compiled in only when LLVM 14 was found at
- * configure time (WEIR_HAVE_LLVM_FRONTEND). */
+/* `weir analyze ANALYSIS FILE.ll|.bc...`: IFDS analyses of LLVM IR (taint,
+ * uninit, uaf) through the LLVM frontend (frontends/llvm), solved by the
+ * reference solver or the resident engine, findings printed compiler-style
+ * and written as SARIF 2.1.0. The frontend is compiled in only when LLVM 14
+ * was found at configure time (WEIR_HAVE_LLVM_FRONTEND). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tools/cli_util.h"
 #include "tools/commands.h"
+#include "tools/output.h"
 #include "weir/ifds.h"
+
+/* Exit codes (README "Exit codes"). */
+enum { EXIT_OK = 0, EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2, EXIT_FINDINGS = 3 };
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: weir analyze ANALYSIS FILE.ll|.bc [options]\n\n"
-          "ANALYSIS is `taint` (untrusted data reaching sensitive calls) or `uninit`\n"
-          "(stack variables read before initialization). FILE is one LLVM 14 module:\n"
-          "  clang-14 -g -O0 -emit-llvm -c prog.c -o prog.bc   (several: llvm-link-14)\n\n"
-          "options:\n"
-          "  --config FILE       taint sources/sinks/sanitizers (frontends/llvm/README.md)\n"
-          "  --solver NAME       reference (default) or engine\n"
-          "  --backend SPEC      backend of the engine (default auto): cpu, vulkan, cuda, ...\n"
-          "  --sarif OUT.sarif   also write the findings as SARIF 2.1.0\n"
-          "  --emit-ifds OUT     write the IFDS problem (text format) for other solvers\n"
-          "  --quiet             no summary line on stderr\n\n"
-          "Findings go to stdout as `file:line:col: warning: ... [weir-taint]`; the exit code\n"
-          "is 0 when the analysis ran (with or without findings), 2 for bad input, 1 otherwise.\n");
+          "usage: weir analyze ANALYSIS FILE.ll|.bc [FILE...] [options]\n\n"
+          "ANALYSIS is one of\n"
+          "  taint   untrusted data reaching commands, format strings and configured sinks\n"
+          "  uninit  memory read before it is initialized\n"
+          "  uaf     heap memory used after free, and double free\n"
+          "FILE is an LLVM 14 module; several are linked in process into one program:\n"
+          "  clang-14 -g -O0 -emit-llvm -c prog.c -o prog.bc\n\n"
+          "options (`--opt value` or `--opt=value`):\n"
+          "  --config FILE        library table: sources, sinks, sanitizers, ... (taint reads the\n"
+          "                       sinks and sources; every analysis reads the memory models)\n"
+          "  --solver NAME        reference (default) or engine\n"
+          "  --backend SPEC       backend of the engine: auto, cpu, cpu:N, vulkan, cuda, ...;\n"
+          "                       given without --solver it selects the engine\n"
+          "  --sarif OUT.sarif    also write the findings as SARIF 2.1.0 (with code flows)\n"
+          "  --emit-ifds OUT      write the IFDS problem (text format) for other solvers\n"
+          "  --source-root DIR    paths in the output are relative to DIR (default: the\n"
+          "                       current directory); SARIF names it %%SRCROOT%%\n"
+          "  --fail-on-findings   exit with 3 when there is at least one finding\n"
+          "  --quiet              no summary line on stderr\n\n"
+          "Findings go to stdout as `file:line:col: warning: ... [weir-taint-command-injection]`.\n"
+          "Output files are checked before the analysis runs and written atomically (an\n"
+          "earlier file stays when writing fails).\n"
+          "Exit codes: 0 the analysis ran (with or without findings); 3 findings and\n"
+          "--fail-on-findings; 2 bad input or usage (unknown analysis or option, missing or\n"
+          "unreadable module or config, bad output path); 1 any other failure.\n");
+}
+
+/* Prints the last error once with the command's prefix: frontend messages
+ * that start with "analyze" already name the command. */
+static int report_error(weir_status status) {
+  const char *message = weir_last_error();
+  if (strncmp(message, "analyze: ", 9) == 0) message += 9;
+  else if (strncmp(message, "analyze ", 8) == 0) {
+    fprintf(stderr, "weir %s\n", message);
+    return weir_cli_exit_code(status);
+  }
+  fprintf(stderr, "weir analyze: %s\n", message);
+  return weir_cli_exit_code(status);
 }
 
 #ifndef WEIR_HAVE_LLVM_FRONTEND
 
 int weir_cmd_analyze(int argc, char **argv) {
-  if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-    usage(stdout);
-    printf("\nNote: this weir was built WITHOUT the LLVM frontend; `weir analyze` cannot run.\n");
-    return 0;
-  }
+  for (int i = 1; i < argc; ++i)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      usage(stdout);
+      printf("\nNote: this weir was built WITHOUT the LLVM frontend; `weir analyze` cannot run.\n");
+      return EXIT_OK;
+    }
+  (void)report_error;
   fprintf(stderr,
           "weir analyze: the LLVM IR frontend was not compiled into this weir (LLVM 14 was not "
           "found at configure time, or -DWEIR_ENABLE_LLVM=OFF). Fix: apt-get install llvm-14-dev "
           "clang-14, then reconfigure with -DWEIR_ENABLE_LLVM=ON and rebuild.\n");
-  return 1;
+  return EXIT_FAILURE_RUN;
 }
 
 #else
 
 #include "frontends/llvm/frontend.h"
 
+#define MAX_FILES 256
+
 typedef struct analyze_args {
-  const char *analysis, *file, *config, *solver, *backend, *sarif, *emit;
-  int quiet;
+  const char *analysis, *config, *solver, *backend, *sarif, *emit, *root;
+  const char *files[MAX_FILES];
+  size_t file_count;
+  int quiet, fail_on_findings;
 } analyze_args;
+
+static const char *const value_options[] = {"--config", "--solver", "--backend", "--sarif", "--emit-ifds",
+                                            "--source-root"};
+#define VALUE_OPTIONS (sizeof value_options / sizeof value_options[0])
+
+static const char **value_slot(analyze_args *a, size_t k) {
+  const char **slots[VALUE_OPTIONS] = {&a->config, &a->solver, &a->backend, &a->sarif, &a->emit, &a->root};
+  return slots[k];
+}
+
+static int usage_error(const char *what, const char *arg, const char *fix) {
+  fprintf(stderr, "weir analyze: %s '%s'. Fix: %s\n", what, arg, fix);
+  return EXIT_USAGE;
+}
+
+/* One option at argv[*i] (`--opt value` or `--opt=value`); 0 when taken. */
+static int parse_option(int argc, char **argv, int *i, analyze_args *a) {
+  const char *arg = argv[*i];
+  if (strcmp(arg, "--quiet") == 0) return a->quiet = 1, 0;
+  if (strcmp(arg, "--fail-on-findings") == 0) return a->fail_on_findings = 1, 0;
+  for (size_t k = 0; k < VALUE_OPTIONS; ++k) {
+    size_t length = strlen(value_options[k]);
+    if (strncmp(arg, value_options[k], length) != 0) continue;
+    if (arg[length] == '=') {
+      *value_slot(a, k) = arg + length + 1;
+    } else if (arg[length] == 0) {
+      if (*i + 1 >= argc) return usage_error("missing the value of", arg, "see `weir analyze --help`");
+      *value_slot(a, k) = argv[++*i];
+    } else {
+      continue;
+    }
+    if (!**value_slot(a, k)) return usage_error("empty value for", value_options[k], "give a value");
+    return 0;
+  }
+  return usage_error("unknown option", arg, "see `weir analyze --help`");
+}
 
 static int parse_args(int argc, char **argv, analyze_args *a) {
   memset(a, 0, sizeof *a);
-  a->solver = "reference";
-  a->backend = "auto";
-  const char **values[] = {&a->config, &a->solver, &a->backend, &a->sarif, &a->emit};
-  const char *names[] = {"--config", "--solver", "--backend", "--sarif", "--emit-ifds"};
-  int positional = 0;
   for (int i = 1; i < argc; ++i) {
-    int matched = 0;
-    for (int k = 0; k < 5 && !matched; ++k) {
-      if (strcmp(argv[i], names[k]) != 0) continue;
-      if (i + 1 >= argc) {
-        fprintf(stderr, "weir analyze: %s needs a value. Fix: see `weir analyze --help`\n", names[k]);
-        return 2;
-      }
-      *values[k] = argv[++i];
-      matched = 1;
-    }
-    if (matched) continue;
-    if (strcmp(argv[i], "--quiet") == 0) a->quiet = 1;
-    else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "weir analyze: unknown option '%s'. Fix: see `weir analyze --help`\n", argv[i]);
-      return 2;
-    } else if (positional == 0) a->analysis = argv[i], positional++;
-    else if (positional == 1) a->file = argv[i], positional++;
-    else {
-      fprintf(stderr, "weir analyze: unexpected argument '%s' (one ANALYSIS and one FILE). Fix: link "
-                      "several modules first with llvm-link-14\n", argv[i]);
-      return 2;
+    if (argv[i][0] == '-' && argv[i][1]) {
+      int rc = parse_option(argc, argv, &i, a);
+      if (rc) return rc;
+    } else if (!a->analysis) {
+      a->analysis = argv[i];
+    } else if (a->file_count < MAX_FILES) {
+      a->files[a->file_count++] = argv[i];
+    } else {
+      return usage_error("too many modules, at", argv[i], "link some first with llvm-link-14 (256 at most)");
     }
   }
-  if (!a->file) {
-    fprintf(stderr, "weir analyze: need ANALYSIS and FILE (found %d of 2). Fix: weir analyze taint prog.bc\n",
-            positional);
-    return 2;
+  if (!a->file_count) {
+    fprintf(stderr, "weir analyze: need ANALYSIS and at least one FILE (found %s). Fix: weir analyze "
+                    "taint prog.bc\n", a->analysis ? "no FILE" : "neither");
+    return EXIT_USAGE;
   }
-  if (strcmp(a->solver, "reference") != 0 && strcmp(a->solver, "engine") != 0) {
-    fprintf(stderr, "weir analyze: unknown solver '%s'. Fix: use --solver reference or --solver engine\n",
-            a->solver);
-    return 2;
-  }
+  /* --backend alone means the engine on that backend. */
+  if (!a->solver) a->solver = a->backend ? "engine" : "reference";
+  if (!a->backend) a->backend = "auto";
+  if (strcmp(a->solver, "reference") != 0 && strcmp(a->solver, "engine") != 0)
+    return usage_error("unknown solver", a->solver, "use --solver reference or --solver engine");
+  if (strcmp(a->solver, "reference") == 0 && strcmp(a->backend, "auto") != 0)
+    return usage_error("--backend with --solver reference: the reference solver runs on the host, not on",
+                       a->backend, "drop --solver reference to run the engine on that backend");
   return 0;
 }
 
-static weir_status solve(const analyze_args *a, const weir_ifds_problem *problem, weir_ifds_result *result,
-                         weir_ifds_stats *stats) {
-  if (strcmp(a->solver, "reference") == 0) return weir_ifds_solve_reference(problem, result, stats);
+/* ---- checks before the analysis runs ------------------------------------- */
+
+static weir_status check_readable(const char *path, const char *what, const char *fix) {
+  struct stat st;
+  if (stat(path, &st) != 0 || access(path, R_OK) != 0)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "cannot read the %s '%s': %s. Fix: %s", what, path,
+                     strerror(errno), fix);
+  if (S_ISDIR(st.st_mode))
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "the %s '%s' is a directory. Fix: %s", what, path, fix);
+  return WEIR_OK;
+}
+
+static int same_file(const char *a, const char *b) {
+  struct stat x, y;
+  return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/* The directory of `path` (as written) and its last component. */
+static void split_path(const char *path, char *dir, size_t size, const char **base) {
+  const char *slash = strrchr(path, '/');
+  snprintf(dir, size, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+  *base = slash ? slash + 1 : path;
+}
+
+/* Two output paths name one file, whether or not it exists yet. */
+static int same_output(const char *a, const char *b) {
+  if (strcmp(a, b) == 0 || same_file(a, b)) return 1;
+  char da[4096], db[4096];
+  const char *ba, *bb;
+  split_path(a, da, sizeof da, &ba);
+  split_path(b, db, sizeof db, &bb);
+  return strcmp(ba, bb) == 0 && same_file(da, db);
+}
+
+/* An output goes into an existing, writable directory, and may not be an
+ * input (nor the other output, checked by the caller). */
+static weir_status check_output(const analyze_args *a, const char *path, const char *option) {
+  if (strcmp(path, "-") != 0) {
+    char dir[4096];
+    const char *base;
+    split_path(path, dir, sizeof dir, &base);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+      return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "%s '%s': the directory '%s' does not exist. Fix: create "
+                       "it or write elsewhere", option, path, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+      return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "%s '%s': the directory '%s' is not writable (%s). Fix: "
+                       "write elsewhere", option, path, dir, strerror(errno));
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+      return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "%s '%s' is a directory. Fix: name a file in it", option,
+                       path);
+  }
+  for (size_t k = 0; k < a->file_count; ++k)
+    if (same_file(path, a->files[k]))
+      return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "%s '%s' is the input module '%s'; writing it would "
+                       "destroy the input. Fix: choose another output path", option, path, a->files[k]);
+  if (a->config && same_file(path, a->config))
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "%s '%s' is the --config file. Fix: choose another "
+                     "output path", option, path);
+  return WEIR_OK;
+}
+
+static weir_status check_inputs(const analyze_args *a, weir_llvm_analysis *analysis) {
+  WEIR_TRY(weir_llvm_analysis_parse(a->analysis, analysis));
+  for (size_t k = 0; k < a->file_count; ++k)
+    WEIR_TRY(check_readable(a->files[k], "module",
+                            "give .ll or .bc files made by clang-14 -emit-llvm (see --help)"));
+  if (a->config) WEIR_TRY(check_readable(a->config, "--config file", "check the path"));
+  if (a->root) {
+    struct stat st;
+    if (stat(a->root, &st) != 0 || !S_ISDIR(st.st_mode))
+      return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "--source-root '%s' is not a directory. Fix: give the "
+                       "directory the reported paths are relative to (usually the checkout)", a->root);
+  }
+  if (a->sarif) WEIR_TRY(check_output(a, a->sarif, "--sarif"));
+  if (a->emit) WEIR_TRY(check_output(a, a->emit, "--emit-ifds"));
+  if (a->sarif && a->emit && same_output(a->sarif, a->emit))
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "--sarif and --emit-ifds both name '%s'. Fix: give two "
+                     "different files", a->sarif);
+  return WEIR_OK;
+}
+
+/* The output files, opened (as temporary files next to their paths) before
+ * the analysis so that a bad path fails in a second, not after the solve. */
+typedef struct outputs {
+  weir_cli_output *sarif, *emit;
+  FILE *sarif_stream, *emit_stream;
+} outputs;
+
+static weir_status open_outputs(const analyze_args *a, outputs *o) {
+  memset(o, 0, sizeof *o);
+  if (a->sarif) WEIR_TRY(weir_cli_output_open(a->sarif, a->files[0], &o->sarif, &o->sarif_stream));
+  if (a->emit) {
+    weir_status s = weir_cli_output_open(a->emit, a->files[0], &o->emit, &o->emit_stream);
+    if (s != WEIR_OK) {
+      weir_cli_output_abort(o->sarif);
+      o->sarif = NULL;
+      return s;
+    }
+  }
+  return WEIR_OK;
+}
+
+static void abort_outputs(outputs *o) {
+  weir_cli_output_abort(o->sarif);
+  weir_cli_output_abort(o->emit);
+  memset(o, 0, sizeof *o);
+}
+
+/* ---- the run -------------------------------------------------------------- */
+
+typedef struct run_state {
+  weir_llvm_problem *lp;
+  weir_ifds_problem *problem;
+  weir_ifds_result result;
+  weir_ifds_stats stats;
+  weir_llvm_findings findings;
+  char backend[200]; /* what solved it: "host", or the backend id and device */
+  double seconds_load, seconds_solve;
+} run_state;
+
+static weir_status solve(const analyze_args *a, run_state *r) {
+  if (strcmp(a->solver, "reference") == 0) {
+    snprintf(r->backend, sizeof r->backend, "host");
+    return weir_ifds_solve_reference(r->problem, &r->result, &r->stats);
+  }
   weir_backend *backend = NULL;
   WEIR_TRY(weir_backend_open(a->backend, &backend));
+  weir_device_info info;
+  memset(&info, 0, sizeof info);
+  const char *id = weir_backend_id(backend);
+  if (weir_backend_device_info(backend, &info) == WEIR_OK && info.name[0])
+    snprintf(r->backend, sizeof r->backend, "%s (%s)%s", id, info.name,
+             strcmp(a->backend, "auto") == 0 ? ", picked by auto" : "");
+  else snprintf(r->backend, sizeof r->backend, "%s%s", id, strcmp(a->backend, "auto") == 0 ? ", picked by auto" : "");
   weir_ifds_engine_options options;
   memset(&options, 0, sizeof options);
-  weir_status s = weir_ifds_solve_engine(backend, problem, &options, result, stats);
+  weir_status s = weir_ifds_solve_engine(backend, r->problem, &options, &r->result, &r->stats);
   weir_backend_close(backend);
   return s;
 }
 
-static weir_status build(const analyze_args *a, weir_llvm_problem **out) {
-  weir_llvm_analysis analysis;
-  WEIR_TRY(weir_llvm_analysis_parse(a->analysis, &analysis));
+static weir_status build(const analyze_args *a, weir_llvm_analysis analysis, weir_llvm_problem **out) {
   weir_llvm_config *config = NULL;
-  if (analysis == WEIR_LLVM_TAINT) {
-    WEIR_TRY(weir_llvm_config_new(&config));
-    if (a->config) {
-      weir_status s = weir_llvm_config_load_file(config, a->config);
-      if (s != WEIR_OK) {
-        weir_llvm_config_free(config);
-        return s;
-      }
-    }
-  } else if (a->config) {
-    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                     "--config '%s' applies to the taint analysis only. Fix: drop --config for uninit",
-                     a->config);
-  }
-  weir_status s = weir_llvm_build(a->file, analysis, config, out);
+  WEIR_TRY(weir_llvm_config_new(&config));
+  weir_status s = a->config ? weir_llvm_config_load_file(config, a->config) : WEIR_OK;
+  if (s == WEIR_OK) s = weir_llvm_build_files(a->files, a->file_count, analysis, config, out);
   weir_llvm_config_free(config);
   return s;
 }
 
-static weir_status run(const analyze_args *a, size_t *finding_count) {
-  weir_llvm_problem *lp = NULL;
-  weir_ifds_problem *problem = NULL;
-  weir_ifds_result result;
-  weir_ifds_stats stats;
-  weir_llvm_findings findings;
-  memset(&result, 0, sizeof result);
-  memset(&stats, 0, sizeof stats);
-  memset(&findings, 0, sizeof findings);
-  weir_status s = build(a, &lp);
-  if (s == WEIR_OK && a->emit) s = weir_llvm_problem_write(lp, a->emit);
+static weir_status write_problem(const weir_llvm_problem *lp, FILE *out) {
+  size_t length = 0;
+  const char *text = weir_llvm_problem_text(lp, &length);
+  if (fwrite(text, 1, length, out) != length)
+    return weir_fail(WEIR_ERR_IO, "writing the %zu bytes of the IFDS problem failed. Fix: check the disk "
+                     "space", length);
+  return WEIR_OK;
+}
+
+/* "a.bc", or "a.bc and 2 more". */
+static void inputs_name(const analyze_args *a, char *out, size_t size) {
+  if (a->file_count == 1) snprintf(out, size, "%s", a->files[0]);
+  else snprintf(out, size, "%s and %zu more", a->files[0], a->file_count - 1);
+}
+
+static void print_summary(const analyze_args *a, const run_state *r) {
+  const weir_llvm_build_stats *b = weir_llvm_problem_stats(r->lp);
+  char inputs[600];
+  inputs_name(a, inputs, sizeof inputs);
+  fprintf(stderr, "weir analyze: %s of %s: %u functions, %u nodes, %u facts", a->analysis, inputs,
+          b->functions, b->nodes, b->facts);
+  if (b->facts_before_pruning > b->facts) fprintf(stderr, " (of %u before pruning)", b->facts_before_pruning);
+  if (b->modules > 1) fprintf(stderr, " from %u linked modules", b->modules);
+  fprintf(stderr, "; frontend %.3f s (parse %.3f s, prepare %.3f s, points-to %.3f s)",
+          b->seconds_parse + b->seconds_build, b->seconds_parse, b->seconds_prepare, b->seconds_points_to);
+  if (b->promoted || b->folded_branches || b->removed_blocks)
+    fprintf(stderr, "; prepared: %u allocas promoted, %u branches folded, %u blocks removed", b->promoted,
+            b->folded_branches, b->removed_blocks);
+  if (b->memory_objects)
+    fprintf(stderr, "; points-to: %u objects, %u locations", b->memory_objects, b->memory_locations);
+  fprintf(stderr, "; load %.3f s; %s on %s: %llu path edges in %.3f s; %zu finding%s\n", r->seconds_load,
+          a->solver, r->backend, (unsigned long long)r->result.path_edges, r->seconds_solve,
+          r->findings.count, r->findings.count == 1 ? "" : "s");
+}
+
+static weir_status analyze(const analyze_args *a, weir_llvm_analysis analysis, outputs *o, run_state *r) {
+  WEIR_TRY(build(a, analysis, &r->lp));
+  if (o->emit) WEIR_TRY(write_problem(r->lp, o->emit_stream));
   double t0 = weir_cli_now();
-  if (s == WEIR_OK) s = weir_llvm_problem_load(lp, &problem);
+  WEIR_TRY(weir_llvm_problem_load(r->lp, &r->problem));
   double t1 = weir_cli_now();
-  if (s == WEIR_OK) s = solve(a, problem, &result, &stats);
+  WEIR_TRY(solve(a, r));
   double t2 = weir_cli_now();
-  if (s == WEIR_OK) s = weir_llvm_findings_collect(lp, problem, &result, &findings);
-  if (s == WEIR_OK) {
-    weir_llvm_findings_print(lp, &findings, stdout);
-    fflush(stdout);
-    *finding_count = findings.count;
+  r->seconds_load = t1 - t0;
+  r->seconds_solve = t2 - t1;
+  WEIR_TRY(weir_llvm_findings_collect(r->lp, r->problem, &r->result, &r->findings));
+  WEIR_TRY(weir_llvm_findings_set_root(&r->findings, a->root));
+  weir_llvm_findings_print(r->lp, &r->findings, stdout);
+  fflush(stdout);
+  if (o->sarif) WEIR_TRY(weir_llvm_write_sarif_stream(r->lp, &r->findings, o->sarif_stream));
+  /* Both outputs are complete before either replaces an earlier file. */
+  if (o->emit) {
+    weir_status s = weir_cli_output_commit(o->emit);
+    o->emit = NULL;
+    WEIR_TRY(s);
   }
-  if (s == WEIR_OK && a->sarif) s = weir_llvm_write_sarif(lp, &findings, a->sarif);
-  if (s == WEIR_OK && !a->quiet) {
-    const weir_llvm_build_stats *b = weir_llvm_problem_stats(lp);
-    fprintf(stderr,
-            "weir analyze: %s of %s: %u functions, %u nodes, %u facts; frontend %.3f s, load "
-            "%.3f s; %s%s%s: %llu path edges in %.3f s; %zu finding%s\n",
-            a->analysis, a->file, b->functions, b->nodes, b->facts, b->seconds_parse + b->seconds_build,
-            t1 - t0, a->solver, strcmp(a->solver, "engine") == 0 ? " on " : "",
-            strcmp(a->solver, "engine") == 0 ? a->backend : "", (unsigned long long)result.path_edges,
-            t2 - t1, findings.count, findings.count == 1 ? "" : "s");
+  if (o->sarif) {
+    weir_status s = weir_cli_output_commit(o->sarif);
+    o->sarif = NULL;
+    WEIR_TRY(s);
   }
-  weir_llvm_findings_free(&findings);
-  weir_ifds_result_free(&result);
-  weir_ifds_problem_free(problem);
-  weir_llvm_problem_free(lp);
-  return s;
+  if (!a->quiet) print_summary(a, r);
+  return WEIR_OK;
+}
+
+static int run(const analyze_args *a) {
+  weir_llvm_analysis analysis;
+  weir_status s = check_inputs(a, &analysis);
+  if (s != WEIR_OK) return report_error(s);
+  outputs o;
+  s = open_outputs(a, &o);
+  if (s != WEIR_OK) return report_error(s);
+  run_state r;
+  memset(&r, 0, sizeof r);
+  s = analyze(a, analysis, &o, &r);
+  abort_outputs(&o); /* what was not committed: an earlier file stays */
+  size_t count = r.findings.count;
+  weir_llvm_findings_free(&r.findings);
+  weir_ifds_result_free(&r.result);
+  weir_ifds_problem_free(r.problem);
+  weir_llvm_problem_free(r.lp);
+  if (s != WEIR_OK) return report_error(s);
+  return a->fail_on_findings && count > 0 ? EXIT_FINDINGS : EXIT_OK;
 }
 
 int weir_cmd_analyze(int argc, char **argv) {
-  if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-    usage(stdout);
-    return 0;
-  }
+  for (int i = 1; i < argc; ++i)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      usage(stdout);
+      return EXIT_OK;
+    }
   analyze_args a;
   int rc = parse_args(argc, argv, &a);
-  if (rc) return rc;
-  size_t count = 0;
-  return weir_cli_report("analyze", run(&a, &count));
+  return rc ? rc : run(&a);
 }
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "bench/dispatch/bench.h"
 #include "tools/commands.h"
+#include "tools/output.h"
 
 typedef struct bench_cli {
   const char *backends[WEIR_BENCH_MAX_BACKENDS];
@@ -132,7 +133,13 @@ static int parse_valued(bench_cli *c, const char *opt, const char *v) {
 static int parse_args(bench_cli *c, int argc, char **argv) {
   int i = 1;
   if (i < argc && strcmp(argv[i], "run") == 0) {
-    if (i + 1 >= argc) return bad_value("run", NULL);
+    if (i + 1 < argc && (strcmp(argv[i + 1], "--help") == 0 || strcmp(argv[i + 1], "-h") == 0))
+      return usage(stdout), -1;
+    if (i + 1 >= argc || argv[i + 1][0] == '-') {
+      fprintf(stderr, "weir bench: run needs a sequence file first. Fix: weir bench run "
+                      "FILE [OPTIONS] (format: bench/README.md).\n");
+      return 2;
+    }
     c->file = argv[i + 1];
     i += 2;
   }
@@ -179,8 +186,10 @@ static void join_args(char *buf, size_t n, int argc, char **argv) {
   for (int i = 0; i < argc && len < n; ++i) len += snprintf(buf + len, n - len, " %s", argv[i]);
 }
 
+/* 0 when every backend ran and verified; 1 when one failed; 2 when a backend
+ * spec was bad input (an unknown id, a plugin path with no file). */
 static int run_all(bench_cli *c, weir_bench_results *results, FILE *progress) {
-  int failed = 0;
+  int failed = 0, bad_input = 0;
   weir_bench_seqfile *file = NULL;
   if (c->file) {
     weir_status st = weir_bench_seqfile_load(c->file, &file);
@@ -188,7 +197,7 @@ static int run_all(bench_cli *c, weir_bench_results *results, FILE *progress) {
     if (st != WEIR_OK) {
       fprintf(stderr, "weir bench: %s\n", weir_last_error());
       weir_bench_seqfile_free(file);
-      return st == WEIR_ERR_PARSE || st == WEIR_ERR_INVALID_ARGUMENT ? 2 : 1;
+      return st == WEIR_ERR_PARSE || st == WEIR_ERR_INVALID_ARGUMENT || st == WEIR_ERR_IO ? 2 : 1;
     }
   }
   for (size_t i = 0; i < c->backend_count; ++i) {
@@ -200,11 +209,26 @@ static int run_all(bench_cli *c, weir_bench_results *results, FILE *progress) {
       /* One backend failing does not stop the others. */
       fprintf(stderr, "weir bench: %s: %s\n", c->backends[i], weir_last_error());
       failed = 1;
+      bad_input |= st == WEIR_ERR_INVALID_ARGUMENT;
     }
   }
   weir_bench_seqfile_free(file);
   for (size_t i = 0; i < results->count; ++i) failed |= results->records[i].verified == 0;
-  return failed;
+  return bad_input ? 2 : failed;
+}
+
+/* Writes the JSON (trace = 0) or the trace through a temporary file, so that a
+ * failed write leaves no truncated report and an earlier one untouched. */
+static weir_status write_report(const char *path, const char *input, int trace,
+                                const weir_bench_results *results, const char *command) {
+  weir_cli_output *output = NULL;
+  FILE *f = NULL;
+  WEIR_TRY(weir_cli_output_open(path, input, &output, &f));
+  if (trace)
+    weir_bench_write_trace(results, f);
+  else
+    weir_bench_write_json(results, command, f);
+  return weir_cli_output_commit(output);
 }
 
 int weir_cmd_bench(int argc, char **argv) {
@@ -227,13 +251,16 @@ int weir_cmd_bench(int argc, char **argv) {
   weir_bench_results results = {0};
   results.start_ns = weir_bench_now_ns();
   rc = run_all(&c, &results, c.quiet ? NULL : stderr);
-  if (rc == 2) return rc;
+  if (rc == 2) {
+    weir_bench_results_free(&results);
+    return rc;
+  }
   if (results.count) weir_bench_print_table(&results, stdout);
   char command[1024];
   join_args(command, sizeof command, argc, argv);
   weir_status st = WEIR_OK;
-  if (c.json) st = weir_bench_write_json(&results, command, c.json);
-  if (st == WEIR_OK && c.trace) st = weir_bench_write_trace(&results, c.trace);
+  if (c.json) st = write_report(c.json, c.file, 0, &results, command);
+  if (st == WEIR_OK && c.trace) st = write_report(c.trace, c.file, 1, &results, command);
   if (st != WEIR_OK) {
     fprintf(stderr, "weir bench: %s\n", weir_last_error());
     rc = 1;

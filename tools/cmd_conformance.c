@@ -3,7 +3,8 @@
  * line per case and a closing "N passed, N failed" line; exits 0 when every
  * case passed, 1 when one failed or the backend was refused (wrong plugin ABI),
  * 77 when the backend is not available here (CTest's skip code), 2 on bad
- * usage. */
+ * usage: an unknown backend, a plugin path with no file, a filter matching no
+ * case (a typo must never pass as a skip or a success). */
 #include <stdio.h>
 #include <string.h>
 
@@ -20,8 +21,9 @@ static void usage(FILE *out) {
           "Runs the backend conformance suite against SPEC: cpu, vulkan[:N], cuda[:N],\n"
           "plugin:/path/libfoo.so[:N], or the id of a plugin on WEIR_BACKEND_PATH.\n"
           "--filter TEXT runs only the cases whose name contains TEXT.\n"
-          "Exit: 0 all passed, 1 a case failed or the backend was refused, 77 backend not\n"
-          "available here.\n");
+          "Exit: 0 all passed; 1 a case failed or the backend was refused; 2 bad usage (an\n"
+          "unknown backend, a plugin path with no file, a filter matching no case); 77 the\n"
+          "backend is not available on this machine (skipped).\n");
 }
 
 int weir_cmd_conformance(int argc, char **argv) {

@@ -1,10 +1,10 @@
 /* `weir gen`: writes a generated IFDS problem (see include/weir/ifds_gen.h). */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tools/cli_util.h"
 #include "tools/commands.h"
+#include "tools/output.h"
 #include "weir/ifds_gen.h"
 
 static void usage(FILE *out) {
@@ -96,15 +96,16 @@ int weir_cmd_gen(int argc, char **argv) {
   if (parse(argc, argv, &o, &nodes, &path) != 0) return 2;
   weir_ifds_gen_defaults(&o);
   if (nodes) o.procs = nodes / o.nodes_per_proc ? nodes / o.nodes_per_proc : 1;
-  FILE *out = path ? fopen(path, "wb") : stdout;
-  if (!out) {
-    fprintf(stderr, "weir gen: cannot open '%s' for writing: %s. Fix: check the directory.\n", path,
-            strerror(errno));
-    return 1;
+  /* Through a temporary file: a full disk leaves no truncated problem behind. */
+  weir_cli_output *output = NULL;
+  FILE *out = NULL;
+  weir_status s = weir_cli_output_open(path ? path : "-", NULL, &output, &out);
+  if (s == WEIR_OK) s = weir_ifds_generate(&o, out);
+  if (s == WEIR_OK) {
+    s = weir_cli_output_commit(output);
+  } else if (output) {
+    weir_cli_output_abort(output);
+    weir_fail_context(s, "writing '%s'", path ? path : "standard output");
   }
-  weir_status s = weir_ifds_generate(&o, out);
-  if (path && fclose(out) != 0 && s == WEIR_OK)
-    s = weir_fail(WEIR_ERR_IO, "closing '%s' failed: %s. Fix: check free disk space.", path,
-                  strerror(errno));
   return weir_cli_report("gen", s);
 }

@@ -6,6 +6,7 @@
 
 #include "tools/cli_util.h"
 #include "tools/commands.h"
+#include "tools/output.h"
 #include "weir/ifds.h"
 
 static void usage(FILE *out) {
@@ -107,23 +108,32 @@ static weir_status solve(const solve_args *a, const weir_ifds_problem *problem, 
   return s;
 }
 
+/* Result and stats go through temporary files (tools/output.h): both are
+ * written before either is renamed into place, and a failed write leaves the
+ * files of an earlier run untouched. Neither may be the problem file itself. */
 static weir_status write_outputs(const solve_args *a, const weir_ifds_result *result,
                                  const weir_ifds_stats *stats, const char *backend_id,
                                  double seconds_load) {
-  if (a->result)
-    WEIR_TRY(weir_ifds_write_result_file(result, a->result));
-  else
-    WEIR_TRY(weir_ifds_write_result(result, stdout));
-  if (!a->stats) return WEIR_OK;
-  FILE *f = fopen(a->stats, "w");
-  if (!f)
-    return weir_fail(WEIR_ERR_IO, "opening the stats file '%s' failed. Fix: check the directory.",
-                     a->stats);
-  weir_status s = weir_ifds_write_stats_json(stats, a->solver, backend_id, seconds_load, f);
-  if (fclose(f) != 0 && s == WEIR_OK)
-    s = weir_fail(WEIR_ERR_IO, "closing the stats file '%s' failed. Fix: check free disk space.",
-                  a->stats);
-  return s;
+  weir_cli_output *result_out = NULL, *stats_out = NULL;
+  FILE *rf = NULL, *sf = NULL;
+  WEIR_TRY(weir_cli_output_open(a->result ? a->result : "-", a->problem, &result_out, &rf));
+  weir_status s = WEIR_OK;
+  if (a->stats) s = weir_cli_output_open(a->stats, a->problem, &stats_out, &sf);
+  if (s == WEIR_OK) s = weir_ifds_write_result(result, rf);
+  if (s == WEIR_OK && sf)
+    s = weir_ifds_write_stats_json(stats, a->solver, backend_id, seconds_load, sf);
+  if (s != WEIR_OK) {
+    weir_cli_output_abort(result_out);
+    weir_cli_output_abort(stats_out);
+    return weir_fail_context(s, "writing '%s'%s%s", a->result ? a->result : "standard output",
+                             a->stats ? " and " : "", a->stats ? a->stats : "");
+  }
+  s = weir_cli_output_commit(result_out);
+  if (s != WEIR_OK) {
+    weir_cli_output_abort(stats_out);
+    return s;
+  }
+  return stats_out ? weir_cli_output_commit(stats_out) : WEIR_OK;
 }
 
 /* The one-line summary; engine runs add the figures of a resident solve. */

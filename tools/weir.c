@@ -1,7 +1,10 @@
 /* The `weir` command: a thin dispatcher over the subcommands in cmd_*.c. */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "tools/cli_util.h"
 #include "tools/commands.h"
 #include "weir/weir.h"
 
@@ -30,6 +33,10 @@ static void usage(FILE *out) {
 }
 
 int main(int argc, char **argv) {
+  /* Past the file-size limit (ulimit -f) a write must fail with EFBIG, which
+   * the outputs report and clean up after (tools/output.h), rather than kill
+   * the process and leave a temporary file behind. */
+  signal(SIGXFSZ, SIG_IGN);
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
@@ -38,8 +45,18 @@ int main(int argc, char **argv) {
     printf("weir %s\n", WEIR_VERSION_STRING);
     return 0;
   }
-  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
-    if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i) {
+    if (strcmp(argv[1], commands[i].name) != 0) continue;
+    int n = 0;
+    char **args = weir_cli_split_options(argc - 1, argv + 1, &n); /* --opt=value */
+    if (!args) {
+      fprintf(stderr, "weir: no memory for the arguments. Fix: free memory.\n");
+      return 1;
+    }
+    int rc = commands[i].run(n, args);
+    free(args);
+    return rc;
+  }
   fprintf(stderr, "weir: unknown command '%s'. Fix: run `weir --help` for the list.\n", argv[1]);
   return 2;
 }

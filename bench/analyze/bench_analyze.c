@@ -1,274 +1,204 @@
-/* Real-workload benchmark of the LLVM frontend: one module (weir's own
- * sources, see module.sh), both analyses; for each: ICFG nodes, facts,
- * edges, frontend and load time, then the reference solver and the engine on
- * every backend that opens: solve time (median of --repeat), path edges,
- * findings (checked identical to the reference). Prints a table and writes
- * JSON; asserts nothing about timings.
+/* Real-workload benchmark of the LLVM frontend: one or more programs (weir's
+ * own sources, see module.sh; btmon from Debian's bluez-source, see
+ * real-program.sh), each analysis (taint, uninit, uaf); for each: ICFG
+ * nodes, facts (and before pruning), edges, frontend time with the
+ * points-to and prepare parts, load time, peak RSS; then the reference
+ * solver and the engine on every backend that opens: solve time (median of
+ * --repeat), path edges, findings (checked identical to the reference), peak
+ * RSS and the engine's own peak. Prints a table and writes JSON; asserts
+ * nothing about timings.
  *
- *   weir_bench_analyze MODULE.bc|.ll [--backends cpu,vulkan] [--repeat N]
- *                      [--analyses taint,uninit] [--config TAINT.cfg] [--json FILE] */
+ *   weir_bench_analyze MODULE.bc|.ll [--config TAINT.cfg] [options]
+ *   weir_bench_analyze --program NAME=FILE[,FILE...] [--program NAME=@LIST] ...
+ *                      [--taint-config NAME=CFG] [options]
+ *   options: [--backends cpu,vulkan] [--repeat N] [--analyses taint,uninit,uaf]
+ *            [--solver-timeout S] [--frontend-timeout S] [--memory-limit-mb MB] [--json FILE]
+ * Each (program, analysis) runs in a child process, each solver in a child
+ * of that one: peak RSS per analysis and solver, and limits that stop a
+ * runaway frontend or solver without ending the benchmark. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "frontends/llvm/frontend.h"
-#include "weir/ifds.h"
+#include "bench/analyze/bench.h"
 
-#define MAX_SOLVERS 8
+#define MAX_PROGRAMS 8
 
-typedef struct solver_row {
-  char name[32];
-  int ok, same;
-  char note[160];
-  double seconds; /* median */
-  uint64_t path_edges, holds;
-  size_t findings;
-} solver_row;
+static const char *usage =
+    "usage: weir_bench_analyze MODULE.bc | --program NAME=FILE[,FILE...] | --program NAME=@LIST ...\n"
+    "       [--config TAINT.cfg] [--taint-config NAME=CFG] [--backends a,b] [--analyses taint,uninit,uaf]\n"
+    "       [--repeat N] [--solver-timeout SECONDS] [--frontend-timeout SECONDS] [--memory-limit-mb MB]\n"
+    "       [--json FILE]\n";
 
-typedef struct analysis_row {
-  const char *analysis;
-  weir_llvm_build_stats build;
-  double seconds_load;
-  solver_row solvers[MAX_SOLVERS];
-  int solver_count;
-} analysis_row;
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+/* Splits "a,b,c" into a new array of strings. */
+static char **split_files(const char *list, size_t *count) {
+  size_t n = 1;
+  for (const char *c = list; *c; ++c) n += *c == ',';
+  char **files = calloc(n, sizeof *files);
+  char *copy = strdup(list);
+  if (!files || !copy) {
+    free(files);
+    free(copy);
+    return NULL;
+  }
+  *count = 0;
+  for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ","))
+    if ((files[*count] = strdup(tok))) ++*count;
+  free(copy);
+  return files;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
+/* Reads a list file: one path a line (real-program.sh's btmon-O0.files). */
+static char **read_list(const char *path, size_t *count) {
+  FILE *f = fopen(path, "r");
+  if (!f) return NULL;
+  size_t cap = 16;
+  char **files = calloc(cap, sizeof *files);
+  char line[4096];
+  *count = 0;
+  while (files && fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\r\n")] = '\0';
+    if (!line[0]) continue;
+    if (*count == cap) {
+      char **grown = realloc(files, 2 * cap * sizeof *files);
+      if (!grown) break;
+      files = grown;
+      cap *= 2;
+    }
+    if ((files[*count] = strdup(line))) ++*count;
+  }
+  fclose(f);
+  return files;
 }
 
-static int listed(const char *list, const char *name) {
-  if (!list) return 1;
-  size_t n = strlen(name);
-  for (const char *p = list; (p = strstr(p, name)); p += n)
-    if ((p == list || p[-1] == ',') && (p[n] == '\0' || p[n] == ',')) return 1;
+/* "NAME=FILE[,FILE...]" or "NAME=@LIST". */
+static int add_program(bench_program *programs, int *n, const char *spec) {
+  const char *eq = strchr(spec, '=');
+  if (*n == MAX_PROGRAMS || !eq || eq == spec || eq - spec > 31 || !eq[1]) {
+    fprintf(stderr, "weir_bench_analyze: bad --program '%s' (or more than %d). Fix: --program NAME=FILE[,FILE...] "
+                    "or NAME=@LISTFILE, NAME at most 31 characters\n", spec, MAX_PROGRAMS);
+    return -1;
+  }
+  bench_program *p = &programs[*n];
+  memset(p, 0, sizeof *p);
+  p->name = strndup(spec, (size_t)(eq - spec));
+  p->files = eq[1] == '@' ? read_list(eq + 2, &p->count) : split_files(eq + 1, &p->count);
+  if (!p->name || !p->files || p->count == 0) {
+    fprintf(stderr, "weir_bench_analyze: --program '%s' names no readable module list. Fix: check the list file "
+                    "(one .bc a line; real-program.sh writes btmon-O0.files)\n", spec);
+    return -1;
+  }
+  ++*n;
   return 0;
 }
 
-/* Solves `repeat` times (backend NULL: reference); keeps the last result. */
-static weir_status timed_solve(weir_backend *backend, const weir_ifds_problem *p, int repeat,
-                               weir_ifds_result *result, double *median) {
-  double t[16];
-  for (int r = 0; r < repeat; ++r) {
-    weir_ifds_result_free(result);
-    double t0 = now();
-    weir_status s;
-    if (backend) {
-      weir_ifds_engine_options options;
-      memset(&options, 0, sizeof options);
-      s = weir_ifds_solve_engine(backend, p, &options, result, NULL);
-    } else {
-      s = weir_ifds_solve_reference(p, result, NULL);
+/* "NAME=CFG": the taint configuration of program NAME. */
+static int set_config(bench_program *programs, int n, const char *spec) {
+  const char *eq = strchr(spec, '=');
+  for (int i = 0; eq && i < n; ++i)
+    if (strlen(programs[i].name) == (size_t)(eq - spec) && strncmp(programs[i].name, spec, (size_t)(eq - spec)) == 0) {
+      programs[i].config = eq + 1;
+      return 0;
     }
-    if (s != WEIR_OK) return s;
-    t[r] = now() - t0;
-  }
-  qsort(t, (size_t)repeat, sizeof t[0], cmp_double);
-  *median = t[repeat / 2];
-  return WEIR_OK;
+  fprintf(stderr, "weir_bench_analyze: --taint-config '%s' names no program given before it. Fix: "
+                  "--program NAME=... first, then --taint-config NAME=FILE\n", spec);
+  return -1;
 }
 
-static int same_result(const weir_ifds_result *a, const weir_ifds_result *b) {
-  return a->path_edges == b->path_edges && a->hold_count == b->hold_count &&
-         memcmp(a->hold_node, b->hold_node, a->hold_count * sizeof(uint32_t)) == 0 &&
-         memcmp(a->hold_fact, b->hold_fact, a->hold_count * sizeof(uint32_t)) == 0;
+static void free_programs(bench_program *programs, int n) {
+  for (int i = 0; i < n; ++i) {
+    for (size_t f = 0; f < programs[i].count; ++f) free(programs[i].files[f]);
+    free(programs[i].files);
+    free((char *)programs[i].name);
+  }
 }
 
-static void run_solver(analysis_row *row, const char *backend_id, const weir_llvm_problem *lp,
-                       const weir_ifds_problem *p, int repeat, const weir_ifds_result *reference,
-                       weir_ifds_result *keep) {
-  solver_row *s = &row->solvers[row->solver_count++];
-  memset(s, 0, sizeof *s);
-  snprintf(s->name, sizeof s->name, "%s%s", backend_id ? "engine/" : "reference", backend_id ? backend_id : "");
-  weir_backend *backend = NULL;
-  if (backend_id && weir_backend_open(backend_id, &backend) != WEIR_OK) {
-    snprintf(s->note, sizeof s->note, "skipped: %.140s", weir_last_error());
-    return;
-  }
-  weir_ifds_result result;
-  memset(&result, 0, sizeof result);
-  weir_status st = timed_solve(backend, p, repeat, &result, &s->seconds);
-  weir_backend_close(backend);
-  if (st != WEIR_OK) {
-    snprintf(s->note, sizeof s->note, "failed: %.140s", weir_last_error());
-    weir_ifds_result_free(&result);
-    return;
-  }
-  weir_llvm_findings findings;
-  if (weir_llvm_findings_collect(lp, p, &result, &findings) == WEIR_OK) {
-    s->findings = findings.count;
-    weir_llvm_findings_free(&findings);
-  }
-  s->ok = 1;
-  s->path_edges = result.path_edges;
-  s->holds = result.hold_count;
-  s->same = reference ? same_result(reference, &result) : 1;
-  if (keep) *keep = result;
-  else weir_ifds_result_free(&result);
-}
-
-static int run_analysis(analysis_row *row, const char *module, const weir_llvm_config *config,
-                        const char *backends, int repeat) {
-  weir_llvm_analysis analysis;
-  weir_llvm_problem *lp = NULL;
-  weir_ifds_problem *p = NULL;
-  if (weir_llvm_analysis_parse(row->analysis, &analysis) != WEIR_OK ||
-      weir_llvm_build(module, analysis, config, &lp) != WEIR_OK) {
-    fprintf(stderr, "bench-analyze: %s\n", weir_last_error());
-    return 1;
-  }
-  row->build = *weir_llvm_problem_stats(lp);
-  double t0 = now();
-  if (weir_llvm_problem_load(lp, &p) != WEIR_OK) {
-    fprintf(stderr, "bench-analyze: %s\n", weir_last_error());
-    weir_llvm_problem_free(lp);
-    return 1;
-  }
-  row->seconds_load = now() - t0;
-  weir_ifds_result reference;
-  memset(&reference, 0, sizeof reference);
-  run_solver(row, NULL, lp, p, repeat, NULL, &reference);
-  weir_backend_report reports[16];
-  size_t count = 0;
-  if (weir_backend_reports(reports, 16, &count) != WEIR_OK) count = 0;
-  for (size_t r = 0; r < count && r < 16 && row->solver_count < MAX_SOLVERS; ++r) {
-    if (!listed(backends, reports[r].id)) continue;
-    if (!reports[r].available) {
-      solver_row *s = &row->solvers[row->solver_count++];
-      memset(s, 0, sizeof *s);
-      snprintf(s->name, sizeof s->name, "engine/%.15s", reports[r].id);
-      snprintf(s->note, sizeof s->note, "skipped: %.140s", reports[r].reason);
+static int parse_args(int argc, char **argv, bench_program *programs, int *n, bench_options *o,
+                      const char **json) {
+  const char *module = NULL, *config = NULL;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (v && strcmp(a, "--backends") == 0) o->backends = v;
+    else if (v && strcmp(a, "--analyses") == 0) o->analyses = v;
+    else if (v && strcmp(a, "--json") == 0) *json = v;
+    else if (v && strcmp(a, "--config") == 0) config = v;
+    else if (v && strcmp(a, "--repeat") == 0) o->repeat = atoi(v);
+    else if (v && strcmp(a, "--solver-timeout") == 0) o->solver_timeout = (unsigned)atoi(v);
+    else if (v && strcmp(a, "--frontend-timeout") == 0) o->frontend_timeout = (unsigned)atoi(v);
+    else if (v && strcmp(a, "--memory-limit-mb") == 0) o->memory_limit_mb = strtoul(v, NULL, 10);
+    else if (v && strcmp(a, "--program") == 0) {
+      if (add_program(programs, n, v)) return -1;
+    } else if (v && strcmp(a, "--taint-config") == 0) {
+      if (set_config(programs, *n, v)) return -1;
+    } else if (a[0] != '-' && !module) {
+      module = a;
       continue;
+    } else {
+      fputs(usage, stderr);
+      return -1;
     }
-    run_solver(row, reports[r].id, lp, p, repeat, &reference, NULL);
+    ++i;
   }
-  weir_ifds_result_free(&reference);
-  weir_ifds_problem_free(p);
-  weir_llvm_problem_free(lp);
+  if (module) { /* the original form: one module, named after its file */
+    char spec[4096];
+    const char *base = strrchr(module, '/') ? strrchr(module, '/') + 1 : module;
+    snprintf(spec, sizeof spec, "%.*s=%s", (int)strcspn(base, "."), base, module);
+    if (add_program(programs, n, spec)) return -1;
+  }
+  for (int i = 0; i < *n; ++i)
+    if (!programs[i].config) programs[i].config = config;
+  if (*n == 0 || o->repeat < 1 || o->repeat > 16) {
+    fprintf(stderr, "weir_bench_analyze: need a MODULE or --program and 1 <= --repeat <= 16. Fix: build the "
+                    "modules with `cmake --build BUILD --target bench-analyze` (or bench-analyze-real)\n");
+    return -1;
+  }
   return 0;
-}
-
-static void print_table(const analysis_row *rows, int n) {
-  printf("\n%-7s %6s %8s %7s %8s %6s %9s %8s | %-16s %10s %10s %9s %8s %s\n", "analysis", "procs",
-         "nodes", "facts", "edges", "calls", "frontend", "load", "solver", "solve s", "path edges",
-         "holds", "findings", "same");
-  for (int a = 0; a < n; ++a) {
-    const analysis_row *r = &rows[a];
-    for (int s = 0; s < r->solver_count; ++s) {
-      const solver_row *x = &r->solvers[s];
-      if (s == 0)
-        printf("%-7s %6u %8u %7u %8u %6u %8.3fs %7.3fs | ", r->analysis, r->build.functions, r->build.nodes,
-               r->build.facts, r->build.edges, r->build.call_sites,
-               r->build.seconds_parse + r->build.seconds_build, r->seconds_load);
-      else
-        printf("%-7s %6s %8s %7s %8s %6s %9s %8s | ", "", "", "", "", "", "", "", "");
-      if (x->ok)
-        printf("%-16s %10.4f %10llu %9llu %8zu %s\n", x->name, x->seconds, (unsigned long long)x->path_edges,
-               (unsigned long long)x->holds, x->findings, x->same ? "yes" : "NO");
-      else
-        printf("%-16s %s\n", x->name, x->note);
-    }
-  }
-}
-
-static void write_json(FILE *f, const char *module, const char *cfg, const analysis_row *rows, int n,
-                       int repeat) {
-  fprintf(f, "{\"benchmark\": \"analyze\", \"module\": \"%s\", \"taint_config\": \"%s\", \"repeat\": %d, "
-             "\"analyses\": [",
-          module, cfg ? cfg : "", repeat);
-  for (int a = 0; a < n; ++a) {
-    const analysis_row *r = &rows[a];
-    const weir_llvm_build_stats *b = &r->build;
-    fprintf(f,
-            "%s\n {\"analysis\": \"%s\", \"functions\": %u, \"declarations\": %u, \"nodes\": %u, "
-            "\"facts\": %u, \"edges\": %u, \"call_sites\": %u, \"callee_lines\": %u, "
-            "\"indirect_sites\": %u, \"seeds\": %u, \"checks\": %u, \"text_bytes\": %llu, "
-            "\"seconds_parse\": %.6f, \"seconds_build\": %.6f, \"seconds_load\": %.6f, \"solvers\": [",
-            a ? "," : "", r->analysis, b->functions, b->declarations, b->nodes, b->facts, b->edges,
-            b->call_sites, b->callee_lines, b->indirect_sites, b->seeds, b->checks,
-            (unsigned long long)b->text_bytes, b->seconds_parse, b->seconds_build, r->seconds_load);
-    for (int s = 0; s < r->solver_count; ++s) {
-      const solver_row *x = &r->solvers[s];
-      fprintf(f, "%s{\"solver\": \"%s\", \"ok\": %s", s ? ", " : "", x->name, x->ok ? "true" : "false");
-      if (x->ok)
-        fprintf(f, ", \"seconds_solve\": %.6f, \"path_edges\": %llu, \"holds\": %llu, \"findings\": %zu, "
-                   "\"same_as_reference\": %s",
-                x->seconds, (unsigned long long)x->path_edges, (unsigned long long)x->holds, x->findings,
-                x->same ? "true" : "false");
-      else {
-        fputs(", \"note\": \"", f);
-        for (const char *c = x->note; *c; ++c)
-          if (*c != '"' && *c != '\\' && (unsigned char)*c >= 0x20) fputc(*c, f);
-        fputc('"', f);
-      }
-      fputc('}', f);
-    }
-    fputs("]}", f);
-  }
-  fputs("\n]}\n", f);
 }
 
 int main(int argc, char **argv) {
-  const char *module = NULL, *backends = NULL, *analyses = "taint,uninit", *json = NULL, *cfg = NULL;
-  int repeat = 3;
-  for (int i = 1; i < argc; ++i) {
-    if (strcmp(argv[i], "--backends") == 0 && i + 1 < argc) backends = argv[++i];
-    else if (strcmp(argv[i], "--analyses") == 0 && i + 1 < argc) analyses = argv[++i];
-    else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) json = argv[++i];
-    else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) cfg = argv[++i];
-    else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
-    else if (argv[i][0] != '-' && !module) module = argv[i];
-    else {
-      fprintf(stderr, "usage: weir_bench_analyze MODULE.bc [--backends a,b] [--analyses taint,uninit] "
-                      "[--repeat N] [--config TAINT.cfg] [--json FILE]\n");
-      return 2;
-    }
-  }
-  if (!module || repeat < 1 || repeat > 16) {
-    fprintf(stderr, "weir_bench_analyze: need MODULE and 1 <= --repeat <= 16. Fix: build it with "
-                    "`cmake --build BUILD --target bench-analyze`\n");
+  bench_program programs[MAX_PROGRAMS];
+  int program_count = 0;
+  bench_options options = {.analyses = "taint,uninit,uaf", .repeat = 3, .solver_timeout = 150,
+                           .frontend_timeout = 600};
+  const char *json = NULL;
+  if (parse_args(argc, argv, programs, &program_count, &options, &json)) {
+    free_programs(programs, program_count);
     return 2;
   }
-  weir_llvm_config *config = NULL;
-  if (weir_llvm_config_new(&config) != WEIR_OK || (cfg && weir_llvm_config_load_file(config, cfg) != WEIR_OK)) {
-    fprintf(stderr, "weir_bench_analyze: %s\n", weir_last_error());
-    weir_llvm_config_free(config);
-    return 2;
-  }
-  analysis_row rows[2];
+  static bench_row rows[MAX_PROGRAMS * BENCH_MAX_ANALYSES];
   int n = 0;
-  const char *names[] = {"taint", "uninit"};
-  for (int a = 0; a < 2; ++a) {
-    if (!listed(analyses, names[a])) continue;
-    memset(&rows[n], 0, sizeof rows[n]);
-    rows[n].analysis = names[a];
-    if (run_analysis(&rows[n], module, config, backends, repeat)) {
-      weir_llvm_config_free(config);
-      return 1;
+  const char *names[BENCH_MAX_ANALYSES] = {"taint", "uninit", "uaf"};
+  for (int p = 0; p < program_count; ++p)
+    for (int a = 0; a < BENCH_MAX_ANALYSES; ++a) {
+      if (!bench_listed(options.analyses, names[a])) continue;
+      bench_row *row = &rows[n++];
+      memset(row, 0, sizeof *row);
+      snprintf(row->program, sizeof row->program, "%s", programs[p].name);
+      snprintf(row->analysis, sizeof row->analysis, "%s", names[a]);
+      fprintf(stderr, "bench-analyze: %s, %s ...\n", row->program, row->analysis);
+      bench_measure_row(&programs[p], &options, row);
     }
-    ++n;
-  }
-  weir_llvm_config_free(config);
-  printf("bench-analyze: %s%s%s, solve time = median of %d", module, cfg ? ", taint config " : "",
-         cfg ? cfg : "", repeat);
-  print_table(rows, n);
+  printf("bench-analyze: %d program(s), solve time = median of %d, limits: frontend %u s, solver %u s, "
+         "memory %lu MB", program_count, options.repeat, options.frontend_timeout, options.solver_timeout,
+         options.memory_limit_mb);
+  for (int p = 0; p < program_count; ++p)
+    printf("\n  %s: %s%s (%zu module%s)%s%s", programs[p].name, programs[p].files[0], programs[p].count > 1 ? " ..." : "",
+           programs[p].count, programs[p].count > 1 ? "s linked in process" : "",
+           programs[p].config ? ", taint config " : "", programs[p].config ? programs[p].config : "");
+  bench_print_table(rows, n, stdout);
+  int failed = 0;
+  for (int r = 0; r < n; ++r) failed |= !rows[r].ok;
   if (json) {
     FILE *f = fopen(json, "w");
     if (!f) {
       fprintf(stderr, "weir_bench_analyze: cannot write '%s'. Fix: check the path\n", json);
+      free_programs(programs, program_count);
       return 1;
     }
-    write_json(f, module, cfg, rows, n, repeat);
+    bench_write_json(f, programs, program_count, rows, n, &options);
     fclose(f);
     printf("bench-analyze: JSON in %s\n", json);
   }
-  return 0;
+  free_programs(programs, program_count);
+  return failed;
 }

@@ -96,6 +96,12 @@ weir_status weir_bench_run_scenarios(const char *spec, const char *scenarios,
 typedef struct weir_bench_seqfile weir_bench_seqfile;
 
 weir_status weir_bench_seqfile_load(const char *path, weir_bench_seqfile **out);
+/* The same from memory (`name` stands for the file in messages; `file` lines
+ * are read relative to the current directory). `max_bytes` bounds the bytes
+ * of all buffers the file declares (0: this machine's physical memory, the
+ * bound of weir_bench_seqfile_load). For tests and the fuzzer. */
+weir_status weir_bench_seqfile_parse(const char *name, const char *text, size_t length,
+                                     uint64_t max_bytes, weir_bench_seqfile **out);
 void weir_bench_seqfile_free(weir_bench_seqfile *file);
 
 /* Runs the file once on the cpu backend and keeps its read-backs as the
@@ -111,9 +117,10 @@ weir_status weir_bench_seqfile_run(weir_bench_seqfile *file, const char *spec, u
 /* ---- output (report.c) --------------------------------------------------- */
 
 void weir_bench_print_table(const weir_bench_results *results, FILE *out);
-weir_status weir_bench_write_json(const weir_bench_results *results, const char *command,
-                                  const char *path);
-weir_status weir_bench_write_trace(const weir_bench_results *results, const char *path);
+/* The writers only format: the caller opens the stream and checks the writes
+ * (tools/output.h writes through a temporary file and renames into place). */
+void weir_bench_write_json(const weir_bench_results *results, const char *command, FILE *out);
+void weir_bench_write_trace(const weir_bench_results *results, FILE *out);
 
 /* ---- measurement helpers (measure.c) --------------------------------------- */
 

@@ -57,9 +57,13 @@ bad:
 
 weir_status weir_bench_parse_u32(const char *text, const char *what, uint32_t *out) {
   if (!text || !isdigit((unsigned char)text[0])) goto bad;
+  /* Decimal, or hex with 0x: base 0 would read a leading zero as octal
+   * ("010" as 8) and refuse "09", which nobody writing a sequence file means. */
+  int hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  if (hex && !isxdigit((unsigned char)text[2])) goto bad;
   errno = 0;
   char *end = NULL;
-  unsigned long long v = strtoull(text, &end, 0);
+  unsigned long long v = strtoull(hex ? text + 2 : text, &end, hex ? 16 : 10);
   if (errno || *end || v > UINT32_MAX) goto bad;
   *out = (uint32_t)v;
   return WEIR_OK;
@@ -76,7 +80,7 @@ weir_status weir_bench_results_add(weir_bench_results *results, weir_bench_recor
     weir_bench_record *grown = realloc(results->records, cap * sizeof *grown);
     if (!grown)
       return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                       "bench: growing the result list to %zu records failed. Fix: run fewer "
+                       "growing the result list to %zu records failed. Fix: run fewer "
                        "scenarios or backends at once.",
                        cap);
     results->records = grown;

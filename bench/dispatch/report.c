@@ -1,6 +1,5 @@
 /* Output of `weir bench`: the human table, JSON (one record per line, so that
  * bench/plot can read it with awk) and a Chrome trace-event file. */
-#include <errno.h>
 #include <string.h>
 
 #include "bench/dispatch/bench.h"
@@ -151,30 +150,7 @@ static void json_record(FILE *f, const weir_bench_record *r) {
   fprintf(f, "}");
 }
 
-static weir_status open_out(const char *path, const char *what, FILE **out) {
-  *out = fopen(path, "w");
-  if (!*out)
-    return weir_fail(WEIR_ERR_IO,
-                     "bench: cannot write the %s file '%s': %s. Fix: choose a "
-                     "writable path.",
-                     what, path, strerror(errno));
-  return WEIR_OK;
-}
-
-static weir_status close_out(FILE *f, const char *path, const char *what) {
-  int bad = ferror(f);
-  if (fclose(f) != 0 || bad)
-    return weir_fail(WEIR_ERR_IO,
-                     "bench: writing the %s file '%s' failed. Fix: check free "
-                     "disk space and permissions.",
-                     what, path);
-  return WEIR_OK;
-}
-
-weir_status weir_bench_write_json(const weir_bench_results *results, const char *command,
-                                  const char *path) {
-  FILE *f;
-  WEIR_TRY(open_out(path, "JSON", &f));
+void weir_bench_write_json(const weir_bench_results *results, const char *command, FILE *f) {
   fprintf(f, "{\"weir_version\": \"%s\", \"command\": ", WEIR_VERSION_STRING);
   json_string(f, command);
   fprintf(f, ",\n\"records\": [\n");
@@ -183,15 +159,12 @@ weir_status weir_bench_write_json(const weir_bench_results *results, const char 
     fprintf(f, "%s\n", i + 1 < results->count ? "," : "");
   }
   fprintf(f, "]}\n");
-  return close_out(f, path, "JSON");
 }
 
 /* Chrome trace events: one process per backend spec, one thread per record,
  * one complete ("X") event per step, laid end to end from the start of the
  * timed run. Timestamps are microseconds (fractions allowed). */
-weir_status weir_bench_write_trace(const weir_bench_results *results, const char *path) {
-  FILE *f;
-  WEIR_TRY(open_out(path, "trace", &f));
+void weir_bench_write_trace(const weir_bench_results *results, FILE *f) {
   fprintf(f, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
   int first = 1;
   for (size_t i = 0; i < results->count; ++i) {
@@ -225,5 +198,4 @@ weir_status weir_bench_write_trace(const weir_bench_results *results, const char
     }
   }
   fprintf(f, "\n]}\n");
-  return close_out(f, path, "trace");
 }

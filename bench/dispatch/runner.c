@@ -49,7 +49,7 @@ weir_status weir_bench_check_scenarios(const char *list) {
                strncmp(p, weir_bench_scenario_names[i], len) == 0;
     if (!known)
       return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                       "bench: unknown scenario '%.*s'. Fix: choose from fence-per-dispatch, "
+                       "unknown scenario '%.*s'. Fix: choose from fence-per-dispatch, "
                        "sequence, repeated, upload-many, upload-single, ranged-readback, copy.",
                        (int)len, p);
     p += len + (end ? 1 : 0);
@@ -62,7 +62,7 @@ weir_status weir_bench_check_params(const weir_bench_params *p) {
       p->upload_bytes == 0 || p->buffer_bytes < 4 || p->readback_min == 0 ||
       p->readback_max < p->readback_min || p->copy_bytes == 0)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                     "bench: runs %u, steps %llu, group %llu, upload %llu x %llu bytes, buffer "
+                     "runs %u, steps %llu, group %llu, upload %llu x %llu bytes, buffer "
                      "%llu bytes, read-back %llu..%llu bytes, copy %llu bytes: each must be "
                      ">= 1 (buffer >= 4, read-back min <= max). Fix: raise the zero knob.",
                      p->runs, (unsigned long long)p->steps, (unsigned long long)p->group,
@@ -72,12 +72,12 @@ weir_status weir_bench_check_params(const weir_bench_params *p) {
   const weir_program *prog = weir_builtin_program(p->program);
   if (!prog)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                     "bench: no built-in program named '%s'. Fix: use noop, fill_u32, copy_u32, "
+                     "no built-in program named '%s'. Fix: use noop, fill_u32, copy_u32, "
                      "add_u32, counter_u32 or atomic_add_u32.",
                      p->program ? p->program : "(null)");
   if (p->push_words && p->push_words * 4 != prog->push_constant_bytes)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                     "bench: program '%s' takes %u push-constant words, --push gave %u. Fix: give "
+                     "program '%s' takes %u push-constant words, --push gave %u. Fix: give "
                      "exactly %u comma-separated values.",
                      prog->name, prog->push_constant_bytes / 4, p->push_words,
                      prog->push_constant_bytes / 4);
@@ -106,7 +106,7 @@ static weir_status add_case(case_list *list, weir_bench_results *results, bench_
   c->step_ns = with_device ? calloc((size_t)items, sizeof *c->step_ns) : NULL;
   if (!c->wall || (with_device && (!c->device || !c->step_ns)))
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                     "bench: host memory for %u samples of %llu steps. Fix: lower --runs or "
+                     "host memory for %u samples of %llu steps. Fix: lower --runs or "
                      "--steps.",
                      p->runs, (unsigned long long)items);
   return WEIR_OK;
@@ -118,7 +118,7 @@ static weir_status build_cases(case_list *list, weir_bench_results *results, con
   for (uint64_t n = p->readback_min; n <= p->readback_max && n; n *= 16) ++sizes;
   list->cases = calloc(8 + sizes, sizeof *list->cases);
   if (!list->cases)
-    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "bench: host memory for cases. Fix: free memory.");
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "host memory for cases. Fix: free memory.");
   /* The three dispatch scenarios run the same work, so the device time (a
    * timed-dispatch run of the steps one by one) is measured once, with
    * `sequence`, or with `repeated` when sequence is not selected. */

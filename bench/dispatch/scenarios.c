@@ -17,7 +17,7 @@ static weir_status derive_push(bench_state *s) {
   if (p->push_words) {
     if (p->push_words != want)
       return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                       "bench: program '%s' takes %u push-constant words, --push gave %u. "
+                       "program '%s' takes %u push-constant words, --push gave %u. "
                        "Fix: give exactly %u comma-separated values.",
                        name, want, p->push_words, want);
     memcpy(s->push, p->push, want * 4);
@@ -40,7 +40,7 @@ static weir_status alloc_zeroed(weir_backend *b, uint64_t bytes, weir_buffer *ou
   void *zeros = calloc(1, (size_t)bytes);
   if (!zeros)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                     "bench: %llu bytes of host memory for initial contents. Fix: lower the "
+                     "%llu bytes of host memory for initial contents. Fix: lower the "
                      "sizes (--buffer-size, --readback-max, --copy-size).",
                      (unsigned long long)bytes);
   weir_status st = weir_upload(b, *out, zeros, bytes);
@@ -53,7 +53,7 @@ static weir_status init_dispatch(bench_state *s) {
   s->program = weir_backend_find_program(s->backend, p->program);
   if (!s->program)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                     "bench: no program named '%s' on backend %s. Fix: use a built-in program "
+                     "no program named '%s' on backend %s. Fix: use a built-in program "
                      "(noop, fill_u32, copy_u32, add_u32, counter_u32, atomic_add_u32).",
                      p->program, weir_backend_id(s->backend));
   s->binding_count = s->program->binding_count;
@@ -66,7 +66,7 @@ static weir_status init_dispatch(bench_state *s) {
   s->steps = calloc((size_t)n, sizeof *s->steps);
   if (!s->steps)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                     "bench: %llu steps do not fit in host memory. Fix: lower --steps or "
+                     "%llu steps do not fit in host memory. Fix: lower --steps or "
                      "--repeat.",
                      (unsigned long long)n);
   s->step_count = (size_t)n;
@@ -84,7 +84,7 @@ static weir_status init_upload(bench_state *s) {
   s->upload_data = calloc(1, (size_t)p->upload_bytes);
   if (!s->upload_buffers || !s->upload_items || !s->upload_data)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                     "bench: host memory for %zu uploads of %llu bytes. Fix: lower "
+                     "host memory for %zu uploads of %llu bytes. Fix: lower "
                      "--upload-count or --upload-size.",
                      n, (unsigned long long)p->upload_bytes);
   for (size_t i = 0; i < n; ++i) {
@@ -108,7 +108,7 @@ weir_status weir_bench_state_init(bench_state *s, weir_backend *backend,
     s->readback_host = malloc((size_t)params->readback_max);
     if (!s->readback_host)
       return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                       "bench: %llu bytes of host memory for read-backs. Fix: lower "
+                       "%llu bytes of host memory for read-backs. Fix: lower "
                        "--readback-max.",
                        (unsigned long long)params->readback_max);
   }
@@ -156,7 +156,7 @@ static weir_status run_body(bench_state *s, const bench_case *c) {
       WEIR_TRY(weir_copy(b, s->copy_dst, 0, s->copy_src, 0, c->bytes));
       return weir_finish(b);
   }
-  return weir_fail(WEIR_ERR_INTERNAL, "bench: unknown scenario kind %d. Fix: report this bug.",
+  return weir_fail(WEIR_ERR_INTERNAL, "unknown scenario kind %d. Fix: report this bug.",
                    (int)c->kind);
 }
 

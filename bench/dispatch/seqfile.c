@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/dispatch/seqfile.h"
 
@@ -17,7 +18,18 @@ typedef struct parser {
   int in_repeat, repeat_closed;
   char *tok[MAX_TOKENS];
   int ntok;
+  uint64_t max_bytes;    /* most bytes of buffers the file may declare in all */
+  uint64_t buffer_bytes; /* declared so far */
 } parser;
+
+/* Host memory a file's buffers may take when the caller sets no bound: every
+ * buffer has host copies (initial contents, reference, read-back), so sizes
+ * past the machine's physical memory can never run; refusing them here beats
+ * a calloc that "succeeds" and a process killed while filling it. */
+static uint64_t host_memory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+}
 
 static weir_status perr(const parser *p, const char *what, const char *fix) {
   return weir_fail(WEIR_ERR_PARSE, "bench file %s:%d: %s. Fix: %s", p->path, p->line, what, fix);
@@ -102,6 +114,15 @@ static weir_status parse_buffer(parser *p) {
   seq_buffer *b = &f->buffers[f->buffer_count];
   snprintf(b->name, sizeof b->name, "%s", p->tok[1]);
   WEIR_TRY(parse_size(p, p->tok[2], &b->bytes));
+  if (b->bytes > p->max_bytes - p->buffer_bytes)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "bench file %s:%d: buffer '%s' of %llu bytes takes the file's buffers past "
+                     "%llu bytes (%llu declared before it), more than %s. Fix: use smaller "
+                     "buffers.",
+                     p->path, p->line, b->name, (unsigned long long)b->bytes,
+                     (unsigned long long)p->max_bytes, (unsigned long long)p->buffer_bytes,
+                     p->max_bytes == host_memory() ? "this machine's memory" : "the caller allows");
+  p->buffer_bytes += b->bytes;
   b->initial = b->bytes <= SIZE_MAX ? calloc(1, (size_t)b->bytes) : NULL;
   if (!b->initial)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
@@ -294,25 +315,17 @@ static weir_status parse_stream(parser *p, FILE *in) {
   return WEIR_OK;
 }
 
-weir_status weir_bench_seqfile_load(const char *path, weir_bench_seqfile **out) {
-  *out = NULL;
-  FILE *in = fopen(path, "r");
-  if (!in)
-    return weir_fail(WEIR_ERR_IO,
-                     "bench: cannot open sequence file '%s': %s. Fix: check the "
-                     "path (bench/README.md shows an example file).",
-                     path, strerror(errno));
+/* Parses an open stream; `path` names it in messages and anchors `file` paths. */
+static weir_status load_stream(const char *path, FILE *in, uint64_t max_bytes,
+                               weir_bench_seqfile **out) {
   weir_bench_seqfile *f = calloc(1, sizeof *f);
-  if (!f) {
-    fclose(in);
-    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "bench: no host memory for '%s'. Fix: free memory.",
+  if (!f)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "no host memory for '%s'. Fix: free memory.",
                      path);
-  }
   const char *slash = strrchr(path, '/');
   snprintf(f->name, sizeof f->name, "%s", slash ? slash + 1 : path);
-  parser p = {.file = f, .path = path};
+  parser p = {.file = f, .path = path, .max_bytes = max_bytes ? max_bytes : host_memory()};
   weir_status st = parse_stream(&p, in);
-  fclose(in);
   if (st != WEIR_OK) {
     weir_bench_seqfile_free(f);
     return st;
@@ -320,6 +333,34 @@ weir_status weir_bench_seqfile_load(const char *path, weir_bench_seqfile **out) 
   if (!f->has_repeat) f->prefix_count = f->step_count;
   *out = f;
   return WEIR_OK;
+}
+
+weir_status weir_bench_seqfile_load(const char *path, weir_bench_seqfile **out) {
+  *out = NULL;
+  FILE *in = fopen(path, "r");
+  if (!in)
+    return weir_fail(WEIR_ERR_IO,
+                     "cannot open sequence file '%s': %s. Fix: check the "
+                     "path (bench/README.md shows an example file).",
+                     path, strerror(errno));
+  weir_status st = load_stream(path, in, 0, out);
+  fclose(in);
+  return st;
+}
+
+weir_status weir_bench_seqfile_parse(const char *name, const char *text, size_t length,
+                                     uint64_t max_bytes, weir_bench_seqfile **out) {
+  *out = NULL;
+  if (length == 0)
+    return weir_fail(WEIR_ERR_PARSE, "bench file %s: empty. Fix: add buffer and step lines "
+                     "(bench/README.md).", name);
+  FILE *in = fmemopen((void *)text, length, "r");
+  if (!in)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "no host memory to read '%s'. Fix: free memory.",
+                     name);
+  weir_status st = load_stream(name, in, max_bytes, out);
+  fclose(in);
+  return st;
 }
 
 void weir_bench_seqfile_free(weir_bench_seqfile *f) {

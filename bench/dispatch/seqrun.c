@@ -192,7 +192,7 @@ weir_status weir_bench_seqfile_run(weir_bench_seqfile *f, const char *spec, uint
   memset(&rec, 0, sizeof rec);
   rec.verified = -1;
   weir_status st = wall ? seq_open(f, spec, &in)
-                        : weir_fail(WEIR_ERR_OUT_OF_MEMORY, "bench: no memory. Fix: lower --runs.");
+                        : weir_fail(WEIR_ERR_OUT_OF_MEMORY, "no memory. Fix: lower --runs.");
   if (!wall) memset(&in, 0, sizeof in);
   if (st == WEIR_OK) st = weir_backend_device_info(in.backend, &info);
   if (st == WEIR_OK) st = seq_reset(&in);

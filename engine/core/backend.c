@@ -34,6 +34,22 @@ weir_status weir_grow(void **array, size_t *capacity, size_t need, size_t size) 
   return WEIR_OK;
 }
 
+void weir_device_info_terminate(weir_device_info *d) {
+  d->backend_id[sizeof d->backend_id - 1] = '\0';
+  d->spec[sizeof d->spec - 1] = '\0';
+  d->name[sizeof d->name - 1] = '\0';
+  d->kind[sizeof d->kind - 1] = '\0';
+  d->driver[sizeof d->driver - 1] = '\0';
+  d->details[sizeof d->details - 1] = '\0';
+}
+
+/* Instance ids: the one piece of process-wide state in the engine, and not
+ * configuration: a counter that only hands out distinct numbers. It must be
+ * process-wide because a handle outlives its instance and is checked against
+ * whatever instance later sits at the same address; atomic so that instances
+ * opened on different threads never share an id. 64 bits never wrap. */
+static _Atomic uint64_t next_instance_id = 1;
+
 weir_status weir_backend_wrap(const weir_provider *provider, void *plugin_handle, uint32_t index,
                               const weir_open_options *options, weir_backend **out) {
   weir_backend *b = calloc(1, sizeof *b);
@@ -42,12 +58,15 @@ weir_status weir_backend_wrap(const weir_provider *provider, void *plugin_handle
                      "opening backend '%s': no host memory for the instance. Fix: free memory.",
                      provider->id);
   atomic_init(&b->refs, 1u);
+  b->magic = WEIR_BACKEND_LIVE;
+  b->instance = atomic_fetch_add_explicit(&next_instance_id, 1u, memory_order_relaxed);
   b->provider = provider;
   b->ops = provider->ops;
   b->plugin_handle = plugin_handle;
   if (options) b->options = *options;
   weir_status st = provider->open(index, &b->options, &b->self);
   if (st == WEIR_OK) st = b->ops->describe(b->self, &b->info);
+  weir_device_info_terminate(&b->info);
   if (st != WEIR_OK) {
     if (b->self) b->ops->destroy(b->self);
     free(b);
@@ -62,7 +81,9 @@ void weir_backend_retain(weir_backend *b) {
 }
 
 void weir_backend_close(weir_backend *b) {
-  if (!b || atomic_fetch_sub_explicit(&b->refs, 1u, memory_order_acq_rel) != 1u) return;
+  if (!b || weir_check_backend(b, "weir_backend_close") != WEIR_OK) return;
+  if (atomic_fetch_sub_explicit(&b->refs, 1u, memory_order_acq_rel) != 1u) return;
+  b->magic = WEIR_BACKEND_DEAD;
   for (uint32_t i = 0; i < b->slot_count; ++i)
     if (b->slots[i].native) b->ops->release(b->self, b->slots[i].native);
   for (size_t i = 0; i < b->program_count; ++i) {
@@ -122,11 +143,29 @@ void weir_backend_reset_stats(weir_backend *b) {
 
 /* ---- handles ----------------------------------------------------------- */
 
-weir_status weir_resolve(const weir_backend *b, weir_buffer buffer, const char *what,
-                         weir_slot **out) {
+weir_status weir_check_backend(const weir_backend *b, const char *what) {
   if (!b)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "%s: backend is NULL. Fix: open one with weir_backend_open.", what);
+  if (b->magic != WEIR_BACKEND_LIVE)
+    return weir_fail(WEIR_ERR_FOREIGN_RESOURCE,
+                     "%s: the backend was already closed (its last reference was released). "
+                     "Fix: close each backend once and make no call with it afterwards; hold a "
+                     "reference (weir_backend_retain) while it is still needed.",
+                     what);
+  return WEIR_OK;
+}
+
+weir_status weir_resolve(const weir_backend *b, weir_buffer buffer, const char *what,
+                         weir_slot **out) {
+  WEIR_TRY(weir_check_backend(b, what));
+  if (buffer.owner == b && buffer.instance != b->instance)
+    return weir_fail(WEIR_ERR_FOREIGN_RESOURCE,
+                     "%s: the buffer (slot %u) belongs to backend instance #%llu, which was "
+                     "closed; this is instance #%llu ('%s') at the same address. Fix: do not keep "
+                     "buffer handles past weir_backend_close; allocate new ones on this instance.",
+                     what, buffer.slot, (unsigned long long)buffer.instance,
+                     (unsigned long long)b->instance, b->info.spec);
   if (buffer.owner != b) {
     if (!buffer.owner)
       return weir_fail(WEIR_ERR_FOREIGN_RESOURCE,
@@ -162,7 +201,8 @@ weir_status weir_check_range(const weir_slot *slot, uint64_t offset, uint64_t by
 
 weir_status weir_resolve_item(const weir_backend *b, weir_buffer buffer, const char *what,
                               const char *kind, size_t index, weir_slot **out) {
-  if (b && buffer.owner == b && buffer.slot < b->slot_count && buffer.generation != 0 &&
+  if (b && b->magic == WEIR_BACKEND_LIVE && buffer.owner == b &&
+      buffer.instance == b->instance && buffer.slot < b->slot_count && buffer.generation != 0 &&
       b->slots[buffer.slot].generation == buffer.generation && b->slots[buffer.slot].native) {
     *out = &((weir_backend *)b)->slots[buffer.slot];
     return WEIR_OK;
@@ -205,7 +245,7 @@ static weir_status take_slot(weir_backend *b, void *native, uint64_t bytes, int 
   s->external = (uint8_t)external;
   s->next_free = 0;
   if (++s->generation == 0) s->generation = 1;
-  *out = (weir_buffer){b, index, s->generation};
+  *out = (weir_buffer){b, index, s->generation, b->instance};
   b->stats.live_buffers++;
   if (!external) {
     b->stats.resident_bytes += bytes;
@@ -220,6 +260,7 @@ weir_status weir_allocate(weir_backend *b, uint64_t bytes, weir_buffer *out) {
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_allocate: backend or output handle is NULL. Fix: pass both.");
   *out = WEIR_NULL_BUFFER;
+  WEIR_TRY(weir_check_backend(b, "weir_allocate"));
   if (bytes == 0)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_allocate: 0 bytes requested on '%s'. Fix: allocate at least 1 byte.",

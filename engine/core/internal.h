@@ -53,6 +53,11 @@ struct weir_backend {
   const weir_backend_ops *ops;
   void *self;
   void *plugin_handle; /* dlopen handle of a plugin provider, else NULL */
+  /* Kept past the first 32 bytes, which the allocator overwrites when the
+   * instance is freed: a second close on memory not reused yet still reads
+   * WEIR_BACKEND_DEAD (see weir_backend_close in weir.h). */
+  uint32_t magic;
+  uint64_t instance; /* process-unique id, copied into every buffer handle */
   weir_open_options options;
   weir_device_info info; /* described once at open */
 
@@ -68,6 +73,12 @@ struct weir_backend {
   weir_backend_stats stats;
   weir_scratch scratch;
 };
+
+#define WEIR_BACKEND_LIVE 0x57454952u /* "WEIR" */
+#define WEIR_BACKEND_DEAD 0xdeadbeefu
+
+/* Refuses a NULL backend or one that was closed (memory not reused yet). */
+weir_status weir_check_backend(const weir_backend *backend, const char *what);
 
 /* Resolves a handle to its slot, refusing foreign, zero, freed and stale ones.
  * `what` names the operation and argument for the message. */
@@ -97,5 +108,8 @@ weir_status weir_backend_wrap(const weir_provider *provider, void *plugin_handle
 weir_status weir_provider_validate(const weir_provider *provider, const char *origin);
 
 uint64_t weir_now_ns(void);
+/* Terminates every string field of a weir_device_info a provider filled: a
+ * plugin that fills a field to the last byte must not make readers run past. */
+void weir_device_info_terminate(weir_device_info *info);
 
 #endif

@@ -5,9 +5,11 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/core/internal.h"
 
@@ -47,7 +49,50 @@ weir_status weir_provider_validate(const weir_provider *p, const char *origin) {
 
 /* ---- plugins --------------------------------------------------------------- */
 
+static const weir_provider *builtin_provider(const char *id, size_t id_len);
+static const char *missing_reason(const char *id, size_t id_len);
+
+/* What only a plugin can get wrong: its id must fit the reports' field, must
+ * not be a built-in's or a spec keyword (it would shadow it and garble `weir
+ * info`), and its format must be one weir knows. Strings are measured with a
+ * bound: a plugin's fields are not trusted to be terminated. */
+static weir_status plugin_check(const weir_provider *p, const char *path) {
+  size_t id_cap = sizeof ((weir_backend_report *)0)->id;
+  size_t id_len = strnlen(p->id, id_cap);
+  if (id_len >= id_cap)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "backend plugin '%s': its id '%.*s...' is longer than %zu characters. Fix: "
+                     "use a shorter id in the plugin's weir_provider.",
+                     path, (int)(id_cap - 1), p->id, id_cap - 1);
+  if (builtin_provider(p->id, id_len) || missing_reason(p->id, id_len) ||
+      strcmp(p->id, "auto") == 0 || strcmp(p->id, "plugin") == 0)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "backend plugin '%s': its id '%s' is the name of a built-in backend or "
+                     "spec keyword. Fix: give the plugin an id of its own (e.g. 'my%s').",
+                     path, p->id, p->id);
+  for (size_t i = 0; i < id_len; ++i)
+    if (!isalnum((unsigned char)p->id[i]) && p->id[i] != '_' && p->id[i] != '-')
+      return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                       "backend plugin '%s': its id '%s' has character 0x%02x at %zu; ids are "
+                       "letters, digits, '_' and '-' (a ':' would read as a device index). Fix: "
+                       "rename the id.",
+                       path, p->id, (unsigned char)p->id[i], i);
+  if ((unsigned)p->format > (unsigned)WEIR_FORMAT_CUDA)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "backend plugin '%s' (id '%s'): program format %d is not one weir knows "
+                     "(0 host, 1 spirv, 2 cuda). Fix: set weir_provider.format to a "
+                     "weir_program_format value.",
+                     path, p->id, (int)p->format);
+  return WEIR_OK;
+}
+
 static weir_status plugin_load(const char *path, const weir_provider **out, void **handle) {
+  /* A path that names no file is a typo, not a backend missing here. */
+  if (strchr(path, '/') && access(path, F_OK) != 0)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "backend plugin '%s' does not exist: %s. Fix: check the path (plugin:PATH "
+                     "takes the shared library's file name).",
+                     path, strerror(errno));
   void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!h)
     return weir_fail(WEIR_ERR_UNAVAILABLE,
@@ -67,6 +112,7 @@ static weir_status plugin_load(const char *path, const weir_provider **out, void
   char origin[600];
   snprintf(origin, sizeof origin, "plugin '%s'", path);
   weir_status st = weir_provider_validate(p, origin);
+  if (st == WEIR_OK) st = plugin_check(p, path);
   if (st != WEIR_OK) {
     dlclose(h);
     return st;
@@ -239,7 +285,9 @@ weir_status weir_backend_open_ex(const char *spec, const weir_open_options *opti
   plugin_search search = {id, NULL, NULL};
   if (for_each_plugin_path(match_plugin_id, &search))
     return open_provider(search.provider, search.handle, index, options, out);
-  return weir_fail(WEIR_ERR_UNAVAILABLE,
+  /* A name nothing provides is bad input (a typo), not a backend that is
+   * missing on this machine: callers exit 2 for it, not 77 (skip). */
+  return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                    "unknown backend '%s' (spec '%s'). Fix: use cpu, vulkan, cuda, auto, "
                    "plugin:/path/lib.so, or put a plugin providing '%s' on WEIR_BACKEND_PATH "
                    "(see `weir info`).",
@@ -254,8 +302,9 @@ weir_status weir_backend_open(const char *spec, weir_backend **out) {
 
 static void report_provider(const weir_provider *p, weir_backend_report *r) {
   memset(r, 0, sizeof *r);
-  snprintf(r->id, sizeof r->id, "%s", p->id);
-  snprintf(r->version, sizeof r->version, "%s", p->version);
+  /* Bounded: a plugin's strings need not be terminated within the field. */
+  snprintf(r->id, sizeof r->id, "%.*s", (int)sizeof r->id - 1, p->id);
+  snprintf(r->version, sizeof r->version, "%.*s", (int)sizeof r->version - 1, p->version);
   weir_clear_error();
   r->available = p->probe(&r->device_count) == WEIR_OK && r->device_count > 0;
   if (!r->available)
@@ -266,7 +315,23 @@ static void report_provider(const weir_provider *p, weir_backend_report *r) {
 typedef struct report_sink {
   weir_backend_report *reports;
   size_t capacity, count;
+  size_t plugins_from; /* reports from here on are plugins on WEIR_BACKEND_PATH */
 } report_sink;
+
+/* A second plugin with an id already listed is never the one opened by that
+ * id (the first in WEIR_BACKEND_PATH order is): say so in its report. */
+static void mark_duplicate(const report_sink *s, const char *path, weir_backend_report *r) {
+  for (size_t i = s->plugins_from; i < s->count && i < s->capacity; ++i) {
+    if (strcmp(s->reports[i].id, r->id) != 0) continue;
+    r->available = 0;
+    snprintf(r->reason, sizeof r->reason,
+             "duplicate id '%s': an earlier plugin on WEIR_BACKEND_PATH has it and is the one "
+             "opened as '%s'; this one (%s) is ignored. Fix: remove one of them from "
+             "WEIR_BACKEND_PATH, or give them distinct ids.",
+             r->id, r->id, path);
+    return;
+  }
+}
 
 static void sink_add(report_sink *s, const weir_backend_report *r) {
   if (s->count < s->capacity) s->reports[s->count] = *r;
@@ -280,6 +345,7 @@ static int report_plugin(const char *path, void *user) {
   if (plugin_load(path, &p, &h) == WEIR_OK) {
     report_provider(p, &r);
     dlclose(h);
+    mark_duplicate(user, path, &r);
   } else {
     memset(&r, 0, sizeof r);
     const char *base = strrchr(path, '/');
@@ -296,7 +362,7 @@ weir_status weir_backend_reports(weir_backend_report *reports, size_t capacity, 
   if (!count || (capacity && !reports))
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_backend_reports: output is NULL. Fix: pass an array and a count.");
-  report_sink sink = {reports, capacity, 0};
+  report_sink sink = {reports, capacity, 0, 0};
   weir_backend_report r;
   for (size_t i = 0; weir_builtin_providers[i]; ++i) {
     report_provider(weir_builtin_providers[i], &r);
@@ -310,6 +376,7 @@ weir_status weir_backend_reports(weir_backend_report *reports, size_t capacity, 
              weir_missing_backends[i].reason);
     sink_add(&sink, &r);
   }
+  sink.plugins_from = sink.count;
   for_each_plugin_path(report_plugin, &sink);
   *count = sink.count;
   weir_clear_error();
@@ -321,13 +388,19 @@ weir_status weir_backend_describe(const char *id, uint32_t index, weir_device_in
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_backend_describe: id or output is NULL. Fix: pass both.");
   const weir_provider *p = builtin_provider(id, strlen(id));
-  if (p) return p->describe_device(index, out);
+  memset(out, 0, sizeof *out);
+  if (p) {
+    weir_status st = p->describe_device(index, out);
+    weir_device_info_terminate(out);
+    return st;
+  }
   plugin_search search = {id, NULL, NULL};
   if (for_each_plugin_path(match_plugin_id, &search)) {
     weir_status st = search.provider->describe_device(index, out);
+    weir_device_info_terminate(out);
     dlclose(search.handle);
     return st;
   }
-  return weir_fail(WEIR_ERR_UNAVAILABLE,
+  return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                    "weir_backend_describe: unknown backend '%s'. Fix: see `weir info`.", id);
 }

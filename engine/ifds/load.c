@@ -170,6 +170,7 @@ weir_status weir_ifds_load_memory(const char *name, const char *text, size_t len
                      length);
   ifds_loader L;
   loader_init(&L, name ? name : "<memory>");
+  L.input_bytes = length;
   size_t used = 0;
   weir_status s = length == 0 ? empty_file(&L) : load_lines(&L, text, length, &used);
   if (s == WEIR_OK && used < length) s = truncated_line(&L, text + used, length - used);
@@ -248,12 +249,14 @@ weir_status weir_ifds_load_file(const char *path, weir_ifds_problem **out) {
   int fd = open(path, O_RDONLY);
   if (fd < 0) return open_error(path, errno);
   struct stat st;
-  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+  if (fstat(fd, &st) != 0) memset(&st, 0, sizeof st);
+  if (S_ISDIR(st.st_mode)) {
     close(fd);
     return open_error(path, EISDIR);
   }
   ifds_loader L;
   loader_init(&L, path);
+  if (S_ISREG(st.st_mode)) L.input_bytes = (uint64_t)st.st_size;
   uint64_t total = 0;
   weir_status s = load_fd(&L, path, fd, &total);
   close(fd);

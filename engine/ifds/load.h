@@ -26,6 +26,7 @@ typedef struct ifds_token {
 
 typedef struct ifds_loader {
   const char *name;       /* file name for messages */
+  uint64_t input_bytes;   /* size of the whole input; 0 when not known (a pipe) */
   uint64_t line;          /* current line, 1-based */
   const char *line_start; /* its first byte */
   const char *line_end;   /* after its last token byte (for "missing ..." columns) */
@@ -68,6 +69,10 @@ void ifds_quote(char *out, size_t cap, const char *text, size_t length);
 static inline size_t ifds_col(const ifds_loader *L, const char *p) {
   return (size_t)(p - L->line_start) + 1;
 }
+
+/* Bytes the loader may still allocate (see load_budget.c); *source names the
+ * limit that set it, for messages. UINT64_MAX when nothing is known. */
+uint64_t ifds_memory_budget(const char **source);
 
 /* One line's directive (tokens already split, at least one). */
 weir_status ifds_load_directive(ifds_loader *L);

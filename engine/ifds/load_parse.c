@@ -98,18 +98,46 @@ static weir_status alloc_array(uint32_t **out, size_t count, int fill_none) {
   return WEIR_OK;
 }
 
-/* Arrays sized by a header count are touched in full, so a count that needs
- * more than the machine's memory would get the process killed instead of
- * an error; refuse it up front. */
-static weir_status fits_memory(ifds_loader *L, uint64_t bytes, const char *label) {
-  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0 || bytes <= (uint64_t)pages * (uint64_t)page) return WEIR_OK;
+/* Bytes of tables a header count implies: the loader's arrays (5 words per
+ * procedure, 3 per node) and those of the problem built from them (3 words per
+ * procedure, at least 3 per node). */
+#define IFDS_BYTES_PER_PROC 32u
+#define IFDS_BYTES_PER_NODE 24u
+#define IFDS_MIN_PROC_LINE 13u /* "proc 0 a 0 1" and its LF */
+#define IFDS_SMALL_TABLES (16u << 20) /* fits anywhere weir runs: not checked */
+
+/* Every procedure needs its own proc line, so a count that the input cannot
+ * hold is a mistake in the header, found without allocating anything. */
+static weir_status procs_fit_input(ifds_loader *L) {
+  if (!L->input_bytes || L->procs <= L->input_bytes / IFDS_MIN_PROC_LINE) return WEIR_OK;
+  char found[64], expected[128];
+  ifds_quote(found, sizeof found, L->tok[1].text, L->tok[1].length);
+  snprintf(expected, sizeof expected,
+           "at most %llu: a proc line of at least %u bytes each in this %llu-byte input",
+           (unsigned long long)(L->input_bytes / IFDS_MIN_PROC_LINE), IFDS_MIN_PROC_LINE,
+           (unsigned long long)L->input_bytes);
+  return ifds_load_fail(L, L->line, ifds_col(L, L->tok[1].text),
+                        "procedure count larger than the input can hold", found, expected,
+                        "check the count: every procedure has its own proc line");
+}
+
+/* Arrays sized by header counts are allocated and filled in full, so counts
+ * whose tables exceed the memory the process may still take would end in the
+ * OOM killer or an abort instead of an error: the sum of what the header
+ * implies so far is checked before anything is allocated. */
+static weir_status header_fits_memory(ifds_loader *L) {
+  uint64_t bytes = (uint64_t)L->procs * IFDS_BYTES_PER_PROC +
+                   (uint64_t)L->nodes * IFDS_BYTES_PER_NODE;
+  if (bytes <= IFDS_SMALL_TABLES) return WEIR_OK; /* spare small loads the /proc reads */
+  const char *source = NULL;
+  uint64_t budget = ifds_memory_budget(&source);
+  if (bytes <= budget) return WEIR_OK;
   return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                   "%s:%llu:%zu: the %s needs %llu bytes of tables, more "
-                   "than this machine's %llu bytes of memory. Fix: check the count or use a larger "
-                   "machine.",
-                   L->name, (unsigned long long)L->line, ifds_col(L, L->tok[1].text), label,
-                   (unsigned long long)bytes, (unsigned long long)pages * (unsigned long long)page);
+                   "%s:%llu:%zu: error: the header's counts (%u procedures, %u nodes) imply "
+                   "%llu bytes of tables, more than %s, %llu bytes. Fix: check the counts in the "
+                   "header; if they are right, free memory or raise the limit.",
+                   L->name, (unsigned long long)L->line, ifds_col(L, L->tok[1].text), L->procs,
+                   L->nodes, (unsigned long long)bytes, source, (unsigned long long)budget);
 }
 
 static weir_status header_count(ifds_loader *L, uint32_t *out, const char *label, uint32_t min) {
@@ -145,7 +173,8 @@ static weir_status header(ifds_loader *L) {
       WEIR_TRY(header_count(L, &L->procs, "procedure count", 1));
       L->procs_line = L->line;
       L->procs_col = ifds_col(L, L->tok[1].text);
-      WEIR_TRY(fits_memory(L, (uint64_t)L->procs * 24, "procedure count"));
+      WEIR_TRY(procs_fit_input(L));
+      WEIR_TRY(header_fits_memory(L));
       WEIR_TRY(alloc_array(&L->proc_first, L->procs, 0));
       WEIR_TRY(alloc_array(&L->proc_last, L->procs, 0));
       WEIR_TRY(alloc_array(&L->proc_line, L->procs, 0));
@@ -154,7 +183,7 @@ static weir_status header(ifds_loader *L) {
       break;
     case IFDS_STAGE_NODES:
       WEIR_TRY(header_count(L, &L->nodes, "node count", 2));
-      WEIR_TRY(fits_memory(L, (uint64_t)L->nodes * 12, "node count"));
+      WEIR_TRY(header_fits_memory(L));
       WEIR_TRY(alloc_array(&L->node_proc, L->nodes, 1));
       WEIR_TRY(alloc_array(&L->out_count, (size_t)L->nodes + 1, 0));
       WEIR_TRY(alloc_array(&L->node_call, L->nodes, 1));

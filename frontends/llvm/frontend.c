@@ -1,12 +1,12 @@
 /* Entry points of the frontend: read a module, build the problem text, load
  * it through weir_ifds_load_memory, write it for --emit-ifds. */
-#include <llvm-c/IRReader.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "frontends/llvm/internal.h"
+#include "frontends/llvm/module/module.h"
 
 static double now(void) {
   struct timespec ts;
@@ -17,63 +17,109 @@ static double now(void) {
 weir_status weir_llvm_analysis_parse(const char *name, weir_llvm_analysis *out) {
   if (name && strcmp(name, "taint") == 0) *out = WEIR_LLVM_TAINT;
   else if (name && strcmp(name, "uninit") == 0) *out = WEIR_LLVM_UNINIT;
+  else if (name && strcmp(name, "uaf") == 0) *out = WEIR_LLVM_UAF;
   else
-    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analyze: unknown analysis '%s'. Fix: use taint or uninit",
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "analyze: unknown analysis '%s'. Fix: use taint, uninit or uaf",
                      name ? name : "(null)");
   return WEIR_OK;
 }
 
 const char *weir_llvm_analysis_name(weir_llvm_analysis analysis) {
-  return analysis == WEIR_LLVM_TAINT ? "taint" : "uninit";
+  return analysis == WEIR_LLVM_TAINT ? "taint" : analysis == WEIR_LLVM_UNINIT ? "uninit" : "uaf";
 }
 
-const char *weir_llvm_rule_id(weir_llvm_analysis analysis) {
-  return analysis == WEIR_LLVM_TAINT ? "weir-taint" : "weir-uninit";
+static const weir_llvm_hooks *hooks_of(weir_llvm_analysis analysis) {
+  if (analysis == WEIR_LLVM_UNINIT) return &weir_llvm_uninit_hooks;
+  if (analysis == WEIR_LLVM_UAF) return &weir_llvm_uaf_hooks;
+  return &weir_llvm_taint_hooks;
 }
 
+/* The memory model first (it resolves indirect calls for the ICFG), then
+ * the ICFG, then the problem text. Every analysis reads the library table,
+ * so the defaults stand in when no configuration was given. */
 static weir_status build_module(weir_llvm_problem *problem, LLVMModuleRef module,
                                 weir_llvm_analysis analysis, const weir_llvm_config *config) {
   weir_llvm_config *defaults = NULL;
-  if (analysis == WEIR_LLVM_TAINT && !config) {
+  if (!config) {
     WEIR_TRY(weir_llvm_config_new(&defaults));
     config = defaults;
   }
-  weir_llvm_ctx ctx = {.module = module, .analysis = analysis, .config = config, .out = problem,
-                       .hooks = analysis == WEIR_LLVM_TAINT ? &weir_llvm_taint_hooks : &weir_llvm_uninit_hooks};
-  weir_status s = weir_llvm_icfg_prepare(&ctx);
-  if (s == WEIR_OK) s = weir_llvm_emit(&ctx);
-  weir_llvm_ctx_free(&ctx);
+  weir_llvm_memory *memory = NULL;
+  weir_status s = weir_llvm_memory_build(module, config, &memory);
+  if (s == WEIR_OK) {
+    const weir_llvm_memory_stats *ms = weir_llvm_memory_get_stats(memory);
+    problem->stats.seconds_points_to = ms->seconds;
+    problem->stats.memory_objects = ms->objects;
+    problem->stats.memory_locations = ms->locations;
+    weir_llvm_ctx ctx = {.module = module, .memory = memory, .analysis = analysis, .config = config,
+                         .out = problem, .hooks = hooks_of(analysis)};
+    s = weir_llvm_icfg_prepare(&ctx);
+    if (s == WEIR_OK) s = weir_llvm_emit(&ctx);
+    weir_llvm_ctx_free(&ctx);
+  }
+  weir_llvm_memory_free(memory);
   weir_llvm_config_free(defaults);
   return s;
 }
 
-/* Takes ownership of `buffer` (LLVMParseIRInContext does). */
-static weir_status build_buffer(const char *name, LLVMMemoryBufferRef buffer, weir_llvm_analysis analysis,
-                                const weir_llvm_config *config, weir_llvm_problem **out) {
-  *out = NULL;
+/* What to read: files (paths, count) or one module in memory (name, data). */
+typedef struct build_input {
+  const char *const *paths;
+  size_t count;
+  const char *name, *data;
+  size_t length;
+} build_input;
+
+static void copy_prepare_stats(weir_llvm_build_stats *b, const weir_llvm_prepare_stats *p) {
+  b->modules = p->modules;
+  b->optnone_stripped = p->optnone_stripped;
+  b->constant_globals = p->constant_globals;
+  b->constant_functions = p->constant_functions;
+  b->folded_branches = p->folded_branches;
+  b->removed_blocks = p->removed_blocks;
+  b->promoted = p->promoted;
+  b->seconds_prepare = p->seconds;
+}
+
+/* Reads and links the input into one module and prepares it for the
+ * analyses (frontends/llvm/module/). */
+static weir_status read_prepared(LLVMContextRef context, const build_input *in, weir_llvm_build_stats *stats,
+                                 LLVMModuleRef *module) {
   double t0 = now();
+  weir_status s = in->paths ? weir_llvm_module_read(context, in->paths, in->count, module)
+                            : weir_llvm_module_read_memory(context, in->name, in->data, in->length, module);
+  if (s != WEIR_OK) return s;
+  stats->seconds_parse = now() - t0;
+  weir_llvm_prepare_stats prepared = {.modules = in->paths ? (uint32_t)in->count : 1};
+  s = weir_llvm_module_prepare(*module, &prepared);
+  copy_prepare_stats(stats, &prepared);
+  if (s != WEIR_OK) {
+    LLVMDisposeModule(*module);
+    *module = NULL;
+  }
+  return s;
+}
+
+static weir_status build_from(const build_input *in, weir_llvm_analysis analysis, const weir_llvm_config *config,
+                              weir_llvm_problem **out) {
+  *out = NULL;
   weir_llvm_problem *problem = calloc(1, sizeof *problem);
   LLVMContextRef context = LLVMContextCreate();
   if (!problem || !context) {
     free(problem);
-    LLVMDisposeMemoryBuffer(buffer);
     if (context) LLVMContextDispose(context);
-    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze %s: no memory. Fix: free memory", name);
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze %s: no memory. Fix: free memory",
+                     in->paths ? in->paths[0] : in->name);
   }
   problem->analysis = analysis;
-  snprintf(problem->name, sizeof problem->name, "%s", name);
+  if (!in->paths) snprintf(problem->name, sizeof problem->name, "%s", in->name);
+  else if (in->count == 1) snprintf(problem->name, sizeof problem->name, "%s", in->paths[0]);
+  else snprintf(problem->name, sizeof problem->name, "%s (+%zu more)", in->paths[0], in->count - 1);
   LLVMModuleRef module = NULL;
-  char *error = NULL;
-  weir_status s = WEIR_OK;
-  if (LLVMParseIRInContext(context, buffer, &module, &error)) {
-    s = weir_fail(WEIR_ERR_PARSE,
-                  "analyze %s: not a readable LLVM 14 module: %s. Fix: give a .ll or .bc made by "
-                  "clang-14 -g -O0 -emit-llvm (link several with llvm-link-14)",
-                  name, error ? error : "unknown error");
-    LLVMDisposeMessage(error);
-  } else {
+  weir_status s = read_prepared(context, in, &problem->stats, &module);
+  if (s == WEIR_OK) {
     double t1 = now();
-    problem->stats.seconds_parse = t1 - t0;
     s = build_module(problem, module, analysis, config);
     problem->stats.seconds_build = now() - t1;
     LLVMDisposeModule(module);
@@ -87,20 +133,23 @@ static weir_status build_buffer(const char *name, LLVMMemoryBufferRef buffer, we
   return WEIR_OK;
 }
 
+weir_status weir_llvm_build_files(const char *const *paths, size_t count, weir_llvm_analysis analysis,
+                                  const weir_llvm_config *config, weir_llvm_problem **out) {
+  if (out) *out = NULL;
+  if (!paths || count == 0 || !out)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "analyze: no files (paths NULL or count 0) or out is NULL. Fix: give at least one "
+                     ".ll or .bc file");
+  build_input in = {.paths = paths, .count = count};
+  return build_from(&in, analysis, config, out);
+}
+
 weir_status weir_llvm_build(const char *path, weir_llvm_analysis analysis, const weir_llvm_config *config,
                             weir_llvm_problem **out) {
-  LLVMMemoryBufferRef buffer = NULL;
-  char *error = NULL;
   if (out) *out = NULL;
   if (!path || !out)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analyze: path or out is NULL. Fix: pass both");
-  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &error)) {
-    weir_status s = weir_fail(WEIR_ERR_IO, "analyze: cannot read '%s': %s. Fix: check the path", path,
-                              error ? error : "unknown error");
-    LLVMDisposeMessage(error);
-    return s;
-  }
-  return build_buffer(path, buffer, analysis, config, out);
+  return weir_llvm_build_files(&path, 1, analysis, config, out);
 }
 
 weir_status weir_llvm_build_memory(const char *name, const char *data, size_t length,
@@ -109,9 +158,8 @@ weir_status weir_llvm_build_memory(const char *name, const char *data, size_t le
   if (out) *out = NULL;
   if (!name || !data || !out)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analyze: name, data or out is NULL. Fix: pass all three");
-  LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, length, name);
-  if (!buffer) return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze %s: no memory for %zu bytes. Fix: free memory", name, length);
-  return build_buffer(name, buffer, analysis, config, out);
+  build_input in = {.name = name, .data = data, .length = length};
+  return build_from(&in, analysis, config, out);
 }
 
 void weir_llvm_problem_free(weir_llvm_problem *problem) {
@@ -126,6 +174,7 @@ void weir_llvm_problem_free(weir_llvm_problem *problem) {
   free(problem->locs);
   free(problem->checks);
   free(problem->sources);
+  weir_llvm_positions_free(problem->positions);
   weir_llvm_vec_free(&problem->check_facts);
   weir_llvm_text_free(&problem->text);
   free(problem);

@@ -16,13 +16,18 @@
 
 #include "weir/ifds.h"
 
-typedef enum weir_llvm_analysis { WEIR_LLVM_TAINT = 0, WEIR_LLVM_UNINIT = 1 } weir_llvm_analysis;
+typedef enum weir_llvm_analysis {
+  WEIR_LLVM_TAINT = 0,
+  WEIR_LLVM_UNINIT = 1,
+  WEIR_LLVM_UAF = 2 /* use after free, double free */
+} weir_llvm_analysis;
 
 /* "taint" or "uninit". */
 weir_status weir_llvm_analysis_parse(const char *name, weir_llvm_analysis *out);
 const char *weir_llvm_analysis_name(weir_llvm_analysis analysis);
-/* The rule id of the analysis' findings: "weir-taint", "weir-uninit". */
-const char *weir_llvm_rule_id(weir_llvm_analysis analysis);
+/* The id of the analysis' generic rule ("weir-taint", "weir-uninit",
+ * "weir-use-after-free"); each finding names its own rule (finding.rule). */
+const char *weir_llvm_analysis_rule(weir_llvm_analysis analysis);
 
 /* ---- taint configuration (format in README.md) --------------------------- */
 typedef struct weir_llvm_config weir_llvm_config;
@@ -43,22 +48,41 @@ typedef struct weir_llvm_build_stats {
   uint32_t functions;    /* defined functions = procedures */
   uint32_t declarations; /* declared-only functions (modelled at call sites) */
   uint32_t nodes;        /* ICFG nodes */
-  uint32_t facts;        /* including the zero fact */
+  uint32_t facts;        /* including the zero fact, after pruning (see module/emit.c) */
+  uint32_t facts_before_pruning; /* every fact the analysis numbered */
+  uint32_t memory_objects, memory_locations; /* the memory model (memory/memory.h) */
+  double seconds_points_to; /* the memory model, part of seconds_build */
   uint32_t edges;        /* intraprocedural edges */
   uint32_t call_sites;   /* call nodes (calls with at least one defined callee) */
   uint32_t callee_lines; /* resolved (call, callee) pairs */
   uint32_t indirect_sites;
+  uint32_t indirect_by_points_to; /* indirect sites resolved by the memory model (else by type) */
   uint32_t seeds;
   uint32_t checks;       /* candidate finding sites (sink arguments, loads) */
   uint64_t text_bytes;
-  double seconds_parse;  /* reading the module */
+  double seconds_parse;  /* reading the module(s) and linking them */
   double seconds_build;  /* ICFG, flows and text */
+  /* Preparation (frontends/llvm/module/module.h): */
+  uint32_t modules;            /* files linked into the analysed module */
+  uint32_t optnone_stripped;   /* functions that had optnone */
+  uint32_t constant_globals;   /* globals whose loads became their initialiser */
+  uint32_t constant_functions; /* functions whose calls became their constant result */
+  uint32_t folded_branches;    /* branches / switches on constants made unconditional */
+  uint32_t removed_blocks;     /* blocks deleted as unreachable */
+  uint32_t promoted;           /* allocas promoted to SSA values (mem2reg) */
+  double seconds_prepare;      /* optnone, mem2reg, constant folding, verification */
 } weir_llvm_build_stats;
 
-/* Reads FILE (.ll or .bc) and builds the problem text for `analysis`;
- * `config` may be NULL (defaults; only taint uses it). */
+/* Reads FILE (.ll or .bc), prepares it (optnone stripped, program-constant
+ * branches folded, mem2reg: frontends/llvm/module/README.md) and builds the
+ * problem text for `analysis`; `config` may be NULL (defaults; only taint
+ * uses it). */
 weir_status weir_llvm_build(const char *path, weir_llvm_analysis analysis,
                             const weir_llvm_config *config, weir_llvm_problem **out);
+/* Reads several modules and links them into one program first (like
+ * llvm-link-14; the problem is named "FIRST (+N more)"). */
+weir_status weir_llvm_build_files(const char *const *paths, size_t count, weir_llvm_analysis analysis,
+                                  const weir_llvm_config *config, weir_llvm_problem **out);
 /* The same from LLVM IR in memory (text or bitcode); `name` names it. */
 weir_status weir_llvm_build_memory(const char *name, const char *data, size_t length,
                                    weir_llvm_analysis analysis, const weir_llvm_config *config,
@@ -73,41 +97,69 @@ weir_status weir_llvm_problem_load(const weir_llvm_problem *problem, weir_ifds_p
 weir_status weir_llvm_problem_write(const weir_llvm_problem *problem, const char *path);
 
 /* ---- findings ------------------------------------------------------------ */
-typedef struct weir_llvm_location {
-  const char *file;     /* source file from debug info, or the module path */
+typedef struct weir_llvm_source_location {
+  const char *file;     /* source file from debug info, absolute when the debug info names
+                         * its directory (else as clang was given it), or the module path */
   uint32_t line, column; /* 0 when there is no debug info */
   const char *function;
-  uint32_t instruction; /* 1-based index of the instruction in its function */
-  const char *text;     /* the instruction, printed (shortened) */
+  uint32_t instruction; /* 1-based index of the instruction in its function (0: entry/exit) */
+  const char *text;     /* the instruction, printed (shortened), when there is no line */
 } weir_llvm_location;
 
+typedef enum weir_llvm_step_kind {
+  WEIR_LLVM_STEP_SOURCE = 0, /* where the fact is generated (source call, allocation, free) */
+  WEIR_LLVM_STEP_FLOW = 1,   /* the fact moves to another value or location */
+  WEIR_LLVM_STEP_CALL = 2,   /* into a callee (the step is at the callee's entry) */
+  WEIR_LLVM_STEP_RETURN = 3, /* back from a callee (at the call) */
+  WEIR_LLVM_STEP_SINK = 4    /* the finding */
+} weir_llvm_step_kind;
+
+/* One step of a finding's code flow (SARIF threadFlow location). */
+typedef struct weir_llvm_step {
+  weir_llvm_step_kind kind;
+  weir_llvm_location where;
+  uint32_t node, fact;
+  uint32_t depth;       /* call nesting relative to the source (never below 0) */
+  char message[192];
+} weir_llvm_step;
+
 typedef struct weir_llvm_finding {
+  const char *rule;     /* "weir-taint-command-injection", "weir-uninit", ... */
   const char *message;
   weir_llvm_location where;
-  int has_source;       /* taint: a source that reaches this sink was found */
+  int has_source;       /* a recorded source (taint source, allocation, free) reaches it */
   weir_llvm_location source;
   const char *source_name;
-  uint32_t node, fact;  /* the IFDS pair that made it a finding */
+  uint32_t node, fact;  /* the IFDS pair that made it a finding (fact 0: node reachable) */
+  weir_llvm_step *steps; /* the code flow, source first; NULL when no source was found */
+  size_t step_count;
 } weir_llvm_finding;
 
 typedef struct weir_llvm_findings {
   size_t count;
   weir_llvm_finding *items; /* strings point into the weir_llvm_problem */
+  char *source_root;        /* absolute; NULL: the current directory (weir_llvm_findings_set_root) */
 } weir_llvm_findings;
 
 /* Reads the findings off a solver's result for the problem `loaded` that was
- * loaded from `problem`'s text. */
+ * loaded from `problem`'s text: one per (rule, location, source), in source
+ * order, each with its code flow when a source reaches it. */
 weir_status weir_llvm_findings_collect(const weir_llvm_problem *problem,
                                        const weir_ifds_problem *loaded,
                                        const weir_ifds_result *result,
                                        weir_llvm_findings *out);
+/* Paths are printed and written relative to DIR (NULL: the current
+ * directory); a DIR that is not a directory is refused. */
+weir_status weir_llvm_findings_set_root(weir_llvm_findings *findings, const char *dir);
 void weir_llvm_findings_free(weir_llvm_findings *findings);
 
-/* One line per finding: "file:line:col: warning: MESSAGE [weir-taint]". */
+/* One line per finding: "file:line:col: warning: MESSAGE [weir-taint-command-injection]",
+ * file relative to the source root. */
 void weir_llvm_findings_print(const weir_llvm_problem *problem,
                               const weir_llvm_findings *findings, FILE *out);
-/* SARIF 2.1.0: tool, rules, results with locations (taint: the source as a
- * related location). */
+/* SARIF 2.1.0: tool with the analysis' rules (descriptions, help, CWE tags,
+ * security-severity), results with locations relative to %SRCROOT%, code
+ * flows, the source as a related location and partial fingerprints. */
 weir_status weir_llvm_write_sarif(const weir_llvm_problem *problem,
                                   const weir_llvm_findings *findings, const char *path);
 weir_status weir_llvm_write_sarif_stream(const weir_llvm_problem *problem,

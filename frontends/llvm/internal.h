@@ -7,6 +7,7 @@
 #include <llvm-c/Core.h>
 
 #include "frontends/llvm/frontend.h"
+#include "frontends/llvm/memory/memory.h"
 #include "frontends/llvm/util.h"
 
 #define WEIR_LLVM_NONE UINT32_MAX
@@ -20,15 +21,30 @@ typedef struct weir_llvm_loc {
   char *text;
 } weir_llvm_loc;
 
-/* A place where a finding may be: it is one if any of its facts holds at node. */
+/* The rules findings belong to (report/rules.c has their texts, CWE tags
+ * and severities). */
+typedef enum weir_llvm_finding_rule {
+  WEIR_LLVM_RULE_COMMAND_INJECTION = 0, /* weir-taint-command-injection, CWE-78 */
+  WEIR_LLVM_RULE_FORMAT_STRING = 1,     /* weir-taint-format-string, CWE-134 */
+  WEIR_LLVM_RULE_TAINT = 2,             /* weir-taint (a configured sink without category), CWE-20 */
+  WEIR_LLVM_RULE_UNINIT = 3,            /* weir-uninit, CWE-457 */
+  WEIR_LLVM_RULE_USE_AFTER_FREE = 4,    /* weir-use-after-free, CWE-416 */
+  WEIR_LLVM_RULE_DOUBLE_FREE = 5,       /* weir-double-free, CWE-415 */
+  WEIR_LLVM_RULE_COUNT = 6
+} weir_llvm_finding_rule;
+
+/* A place where a finding may be: it is one if any of its facts holds at
+ * node. Fact 0 (zero) means "whenever the node is reachable". */
 typedef struct weir_llvm_check {
+  weir_llvm_finding_rule rule;
   uint32_t node;
   uint32_t fact_first, fact_count; /* into check_facts */
   uint32_t loc;
   char *message;
 } weir_llvm_check;
 
-/* A taint source call: generating node, for the related location. */
+/* Where facts are generated, for the related location and the code flow:
+ * a taint source call, the allocation of uninitialized memory, a free. */
 typedef struct weir_llvm_source {
   uint32_t node;
   uint32_t loc;
@@ -47,16 +63,52 @@ struct weir_llvm_problem {
   weir_llvm_source *sources;
   size_t source_count, source_cap;
   weir_llvm_build_stats stats;
+  struct weir_llvm_positions *positions; /* per-node source positions (report/location.c) */
   int failed; /* an allocation failed while recording */
 };
 
-/* ---- taint configuration -------------------------------------------------- */
+/* ---- the library table (analyses/config.c): the --config format ----------- */
 typedef enum weir_llvm_rule_kind {
   WEIR_LLVM_SOURCE = 0,   /* taints its result and/or pointed-to buffers */
-  WEIR_LLVM_SINK = 1,     /* tainted argument = finding */
+  WEIR_LLVM_SINK = 1,     /* tainted argument = finding (category in to_arg: weir_llvm_rule_id) */
   WEIR_LLVM_SANITIZER = 2,/* result clean, pointed-to buffers cleaned */
-  WEIR_LLVM_TRANSFER = 3  /* taint of argument FROM flows into buffer TO */
+  WEIR_LLVM_TRANSFER = 3, /* taint of argument FROM flows into buffer TO */
+  WEIR_LLVM_ALLOC = 4,    /* returns a new heap block (to_arg: WEIR_LLVM_ALLOC_*; arg: copied block) */
+  WEIR_LLVM_FREE = 5,     /* releases the block behind argument arg */
+  WEIR_LLVM_RETURNS = 6,  /* returns (a pointer into) argument arg */
+  WEIR_LLVM_COPY = 7,     /* copies the memory behind FROM into the memory behind TO */
+  WEIR_LLVM_WRITES = 8,   /* writes (initialises) the memory behind the selected arguments */
+  WEIR_LLVM_READS = 9,    /* reads the memory behind the selected arguments */
+  WEIR_LLVM_VALUE = 10    /* the result is computed from the memory behind the selected arguments */
 } weir_llvm_rule_kind;
+
+enum {
+  WEIR_LLVM_ALLOC_NONE = 0,
+  WEIR_LLVM_ALLOC_UNINIT = 1,  /* malloc: the block is uninitialised */
+  WEIR_LLVM_ALLOC_ZERO = 2,    /* calloc: zeroed */
+  WEIR_LLVM_ALLOC_REALLOC = 3, /* realloc: a copy of the block behind `arg` (and more) */
+  WEIR_LLVM_ALLOC_COPY = 4     /* strdup: an initialised copy of the memory behind `arg` */
+};
+
+/* What a call of a library function does to memory, gathered from every
+ * rule that names it. Argument masks: bit k for argument k (k < 63); bit 63
+ * stands for "and every argument from 63 on". */
+typedef struct weir_llvm_libcall {
+  int known;             /* some rule names the function */
+  uint8_t alloc;         /* WEIR_LLVM_ALLOC_* */
+  uint32_t alloc_from;   /* realloc/strdup: the argument whose block is copied, else UINT32_MAX */
+  uint32_t frees;        /* the argument whose block is released, else UINT32_MAX */
+  uint32_t returns_arg;  /* the result points into this argument's block, else UINT32_MAX */
+  uint32_t copy_from, copy_to; /* memory copy (memcpy, strcpy), else UINT32_MAX */
+  uint64_t writes;       /* arguments whose memory the call writes */
+  uint64_t reads;        /* arguments whose memory the call reads */
+} weir_llvm_libcall;
+
+/* The library model of the callee `name` (every field empty when unknown). */
+void weir_llvm_library_lookup(const struct weir_llvm_config *config, const char *name, size_t length,
+                              weir_llvm_libcall *out);
+/* Whether bit `arg` of a mask is set (arguments >= 63 read bit 63). */
+int weir_llvm_mask_has(uint64_t mask, uint32_t arg);
 
 /* Argument selector: RET, one argument, or every argument from `index` on. */
 #define WEIR_LLVM_ARG_RET UINT32_MAX
@@ -65,12 +117,17 @@ typedef struct weir_llvm_rule {
   char name[96];
   uint32_t arg;      /* argument index or WEIR_LLVM_ARG_RET (none for sanitizer) */
   int from_on;       /* 1: every argument >= arg */
-  uint32_t to_arg;   /* transfer: destination argument; + 256 means "and every later one" */
+  uint32_t to_arg;   /* transfer/copy: destination argument; + 256 means "and every later one";
+                      * sink: the weir_llvm_finding_rule of its findings; alloc: WEIR_LLVM_ALLOC_* */
+  int deep;          /* source/sink: also the memory reached through pointers stored there
+                      * (getline's char **, execv's argument array) */
 } weir_llvm_rule;
 
 struct weir_llvm_config {
   weir_llvm_rule *rules;
   size_t count, cap;
+  uint32_t *sorted;      /* rule indices: exact names in name order, then the patterns */
+  size_t sorted_count, pattern_count;
 };
 
 /* Rules of `kind` for callee `name` (length `length`), up to `capacity`. */
@@ -96,6 +153,8 @@ void weir_llvm_flow_gen(weir_llvm_flow *flow, uint32_t to);
 void weir_llvm_flow_free(weir_llvm_flow *flow);
 /* Appends the flow token ("id,-3,0>7", "none"). */
 void weir_llvm_flow_write(weir_llvm_text *text, weir_llvm_flow *flow);
+/* The same through a fact map (NONE: pruned, left out; NULL: no map). */
+void weir_llvm_flow_write_mapped(weir_llvm_text *text, weir_llvm_flow *flow, const uint32_t *map);
 
 /* ---- build context ------------------------------------------------------------ */
 typedef enum weir_llvm_origin_kind {
@@ -120,6 +179,7 @@ typedef struct weir_llvm_fn {
   LLVMValueRef fn;
   uint32_t first, last;   /* start and exit node */
   uint32_t ret_fact;      /* taint: the returned value */
+  uint32_t va_fact;       /* taint: the arguments passed through `...` */
   uint32_t incoming;      /* callee lines that name it */
   uint32_t address_taken;
 } weir_llvm_fn;
@@ -129,8 +189,14 @@ typedef struct weir_llvm_ctx weir_llvm_ctx;
 typedef struct weir_llvm_hooks {
   /* Numbers the facts (ctx->fact_count starts at 1). */
   void (*number)(weir_llvm_ctx *ctx);
+  /* The edge from a procedure's start node to its first instruction. */
+  void (*entry)(weir_llvm_ctx *ctx, uint32_t proc, weir_llvm_flow *flow);
   /* Effect of an instruction on a plain node (incl. external calls, ret). */
   void (*plain)(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow);
+  /* A phi assignment on the edge it belongs to: `phi` takes `value`. The
+   * edges of a terminator carry the phis of their successor, so a value
+   * only flows in from the predecessor it comes from. */
+  void (*move)(weir_llvm_ctx *ctx, LLVMValueRef value, LLVMValueRef phi, weir_llvm_flow *flow);
   void (*call_to_return)(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow);
   void (*callee)(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_llvm_flow *call_flow,
                  weir_llvm_flow *ret_flow);
@@ -142,6 +208,7 @@ typedef struct weir_llvm_hooks {
 
 struct weir_llvm_ctx {
   LLVMModuleRef module;
+  const weir_llvm_memory *memory; /* points-to, mod/ref (memory/memory.h) */
   weir_llvm_analysis analysis;
   const weir_llvm_config *config;
   const weir_llvm_hooks *hooks;
@@ -164,6 +231,12 @@ struct weir_llvm_ctx {
   weir_llvm_vec callees;         /* procs */
   uint32_t *fact_a, *fact_b;     /* [value_count] analysis-owned fact numbers (0: none) */
   uint8_t *may_write;            /* [value_count] uninit: a pointer parameter stored through */
+  uint32_t *loc_fact;            /* [memory locations] analysis-owned fact per location (0: none) */
+  uint32_t *obj_fact;            /* [memory objects] analysis-owned fact per object (0: none) */
+  weir_llvm_map libcall_index;   /* callee -> index into libcalls */
+  weir_llvm_libcall *libcalls;
+  size_t libcall_count, libcall_cap;
+  const uint32_t *fact_map;      /* while writing: fact -> written number (NONE: pruned) */
   uint32_t fact_count;
   weir_llvm_vec fact_info;       /* per fact from 1: kind, id (analysis-defined) */
   uint32_t node_count;
@@ -184,12 +257,33 @@ uint32_t weir_llvm_new_fact(weir_llvm_ctx *ctx, uint32_t kind, uint32_t id);
 void weir_llvm_describe_value(const weir_llvm_ctx *ctx, const char *kind, uint32_t vid,
                               weir_llvm_text *out);
 
+/* ---- shared by the analyses (analyses/common.c) ---- */
+int weir_llvm_is_pointer(LLVMValueRef value);
+/* Memory locations a pointer may point to (memory model). */
+size_t weir_llvm_pts(const weir_llvm_ctx *ctx, LLVMValueRef pointer, const uint32_t **locations);
+/* The same, plus `depth` levels of what is stored there (deep rules), into `out` (sorted). */
+void weir_llvm_pts_deep(const weir_llvm_ctx *ctx, LLVMValueRef pointer, int depth, weir_llvm_vec *out);
+/* The library model of a call's direct callee (cached per callee; empty when indirect). */
+const weir_llvm_libcall *weir_llvm_call_model(weir_llvm_ctx *ctx, LLVMValueRef call);
+/* The heap object a call allocates (library allocator or allocation wrapper), or NONE. */
+uint32_t weir_llvm_allocated_object(const weir_llvm_ctx *ctx, LLVMValueRef call);
+/* Whether a store through a pointer with this single target overwrites all of it. */
+int weir_llvm_strong_target(const weir_llvm_ctx *ctx, uint32_t location);
+/* weir_llvm_add_check for a finding of `rule` (fact 0: whenever reachable). */
+void weir_llvm_add_rule_check(weir_llvm_ctx *ctx, weir_llvm_finding_rule rule, uint32_t node,
+                              const uint32_t *facts, size_t count, LLVMValueRef inst,
+                              const char *message);
+/* The defined callees of a call node (procs). */
+size_t weir_llvm_call_procs(const weir_llvm_ctx *ctx, LLVMValueRef call, const uint32_t **procs);
+
 /* Builds the ICFG numbering and the call resolution (icfg.c). */
 weir_status weir_llvm_icfg_prepare(weir_llvm_ctx *ctx);
 /* Writes the whole problem text (emit.c). */
 weir_status weir_llvm_emit(weir_llvm_ctx *ctx);
 void weir_llvm_ctx_free(weir_llvm_ctx *ctx);
 
+/* Records the source position of a node, for code flows (report/location.c). */
+void weir_llvm_note_node(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst);
 /* Records a location for an instruction, returns its index (location.c). */
 uint32_t weir_llvm_add_loc(weir_llvm_ctx *ctx, LLVMValueRef inst);
 /* The source variable name of an alloca from llvm.dbg.declare, or the IR name. */
@@ -201,13 +295,9 @@ void weir_llvm_add_source(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, 
 
 extern const weir_llvm_hooks weir_llvm_taint_hooks;
 extern const weir_llvm_hooks weir_llvm_uninit_hooks;
+extern const weir_llvm_hooks weir_llvm_uaf_hooks;
 
-/* Taint source search behind a finding (witness.c): built once per result,
- * then asked per finding; returns a source index or WEIR_LLVM_NONE. */
-typedef struct weir_llvm_witness weir_llvm_witness;
-weir_status weir_llvm_witness_new(const weir_llvm_problem *problem, const weir_ifds_problem *loaded,
-                                  const weir_ifds_result *result, weir_llvm_witness **out);
-uint32_t weir_llvm_witness_source(weir_llvm_witness *witness, uint32_t node, uint32_t fact);
-void weir_llvm_witness_free(weir_llvm_witness *witness);
+/* Frees what weir_llvm_note_node recorded (report/location.c; NULL is fine). */
+void weir_llvm_positions_free(struct weir_llvm_positions *positions);
 
 #endif

@@ -26,16 +26,19 @@ extern "C" {
 
 typedef struct weir_backend weir_backend;
 
-/* A resident buffer. A small value: the instance that made it, a slot and a
- * generation. Freed, stale, zero and foreign handles are detected and refused
- * (WEIR_ERR_FOREIGN_RESOURCE), never dereferenced. */
+/* A resident buffer. A small value: the instance that made it (its address
+ * and its process-unique instance id), a slot and a generation. Freed, stale,
+ * zero and foreign handles are detected and refused (WEIR_ERR_FOREIGN_RESOURCE),
+ * never dereferenced; so is the handle of a closed instance even when a new
+ * instance was placed at the same address (the ids differ). */
 typedef struct weir_buffer {
   weir_backend *owner;
   uint32_t slot;
   uint32_t generation;
+  uint64_t instance; /* id of the owner, never reused within a process; 0: none */
 } weir_buffer;
 
-#define WEIR_NULL_BUFFER ((weir_buffer){0, 0, 0})
+#define WEIR_NULL_BUFFER ((weir_buffer){0, 0, 0, 0})
 
 /* ---- opening a backend ------------------------------------------------- */
 
@@ -61,7 +64,19 @@ weir_status weir_backend_open_ex(const char *spec, const weir_open_options *opti
  * is freed when the last reference goes: objects that must outlive the
  * caller's use, such as residency chunks and DLPack exports whose consumer
  * decides when to let go, hold their own (weir_backend_retain). NULL is
- * allowed. */
+ * allowed.
+ *
+ * After the last reference is gone the pointer is dangling, like one passed
+ * to free(): any further call with it (a second close, weir_free, ...) is
+ * undefined behaviour. weir detects the common slips cheaply where it can: a
+ * buffer handle of a closed instance is refused by every later instance, even
+ * one placed at the same address (handles carry the instance id); a second
+ * close or a call on a closed instance whose memory was not reused yet is
+ * refused (weir_last_error says so, close then does nothing) instead of
+ * freeing twice. Under AddressSanitizer such calls are reported as
+ * heap-use-after-free instead. Not detected (undefined): calls on a closed
+ * instance whose memory was reused by a new instance (they act on the new
+ * one), and calls racing with the last close on another thread. */
 void weir_backend_close(weir_backend *backend);
 void weir_backend_retain(weir_backend *backend);
 

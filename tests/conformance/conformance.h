@@ -14,9 +14,11 @@
  * message") and a closing "N passed, N failed" line. If the backend is not
  * available here (WEIR_ERR_UNAVAILABLE: no driver, no device, not compiled
  * in), prints "SKIP <spec>: <reason>" and returns WEIR_CONFORMANCE_SKIPPED; any
- * other failure to open it (a plugin of the wrong ABI, a bad spec) fails.
+ * other failure to open it (a plugin of the wrong ABI) fails with 1, and a
+ * spec that names nothing (an unknown id, a plugin path with no file) with 2.
  * Returns 0 when every case passed, 1 otherwise. `filter` (NULL for all)
- * runs only the cases whose name contains it. */
+ * runs only the cases whose name contains it; one that matches no case
+ * returns 2 (nothing was tested). */
 int weir_conformance_run(const char *spec, const char *filter, FILE *out);
 
 #endif

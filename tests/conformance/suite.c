@@ -453,7 +453,7 @@ END_TEST
 
 START_TEST(bad_specs) {
   weir_backend *b = NULL;
-  FAILS_WITH(weir_backend_open("no-such-backend", &b), WEIR_ERR_UNAVAILABLE);
+  FAILS_WITH(weir_backend_open("no-such-backend", &b), WEIR_ERR_INVALID_ARGUMENT); /* a typo */
   FAILS_WITH(weir_backend_open("cpu:4000000", &b), WEIR_ERR_UNAVAILABLE);
   FAILS_WITH(weir_backend_open("", &b), WEIR_ERR_INVALID_ARGUMENT);
   ck_assert_ptr_null(b);
@@ -560,7 +560,8 @@ int weir_conformance_run(const char *spec, const char *filter, FILE *out) {
   if (probe != 0) { /* a backend that exists but cannot be opened is a failure */
     fprintf(out, "FAIL %s: %s\n0 passed, 1 failed\n", spec,
             probe < 0 ? "could not fork a probe process" : line);
-    return 1;
+    /* A misspelt backend or plugin path is bad input (2), never a skip. */
+    return probe == WEIR_ERR_INVALID_ARGUMENT ? 2 : 1;
   }
   fprintf(out, "conformance: %s (%s)\n", spec, line);
   g_spec = spec;
@@ -583,5 +584,11 @@ int weir_conformance_run(const char *spec, const char *filter, FILE *out) {
   free(results);
   srunner_free(runner);
   fprintf(out, "%d passed, %d failed\n", passed, failed);
+  if (n == 0) { /* a filter that selects nothing tested nothing: not a pass */
+    fprintf(out, "FAIL %s: no case matches the filter '%s'. Fix: use part of a case name "
+                 "printed by a run without --filter.\n",
+            spec, filter ? filter : "");
+    return 2;
+  }
   return failed ? 1 : 0;
 }

@@ -41,7 +41,7 @@ START_TEST(open_specs) {
   weir_backend_close(b);
   ck_assert_int_eq(weir_backend_open("cpu:8", &b), WEIR_ERR_UNAVAILABLE);
   ck_assert_ptr_nonnull(strstr(weir_last_error(), "has no device 8"));
-  ck_assert_int_eq(weir_backend_open("plugin:/nonexistent/libx.so", &b), WEIR_ERR_UNAVAILABLE);
+  ck_assert_int_eq(weir_backend_open("plugin:/nonexistent/libx.so", &b), WEIR_ERR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull(strstr(weir_last_error(), "/nonexistent/libx.so"));
   ck_assert_int_eq(weir_backend_open("plugin:", &b), WEIR_ERR_INVALID_ARGUMENT);
   ck_assert_ptr_null(b);

@@ -1,44 +1,170 @@
 #!/bin/sh
-# End-to-end test of `weir analyze`: findings on stdout, SARIF 2.1.0 (checked
-# with python's json module), --emit-ifds, exit codes for bad input.
+# End-to-end test of `weir analyze`: findings on stdout (paths relative to the
+# source root), SARIF 2.1.0 (rules, code flows, fingerprints; checked with
+# check_sarif.py), several modules, the three analyses, --emit-ifds, atomic
+# outputs and the exit codes (0, 2 bad input, 3 --fail-on-findings).
 # usage: cli_test.sh WEIR CLANG14 PYTHON3 TESTS_LLVM_DIR WORK_DIR
 set -eu
 weir=$1 clang=$2 python=$3 here=$4 work=$5
+examples=$here/../../examples/analyze
+rm -rf "$work"
 mkdir -p "$work"
+work=$(cd "$work" && pwd -P)
+here=$(cd "$here" && pwd -P)
 fail() { echo "cli_test: FAIL: $*" >&2; exit 1; }
+check_sarif() { "$python" "$here/check_sarif.py" "$@" || fail "SARIF check failed: $*"; }
+# Runs the command, stores its exit code in $rc (set -e would stop at a non-zero one).
+run_rc() { set +e; "$@"; rc=$?; set -e; }
 
 "$clang" -g -O0 -emit-llvm -c "$here/programs/taint_helper.c" -o "$work/helper.bc"
 "$clang" -g -O0 -emit-llvm -S "$here/programs/uninit_pointer.c" -o "$work/pointer.ll"
 
-"$weir" analyze taint "$work/helper.bc" --sarif "$work/helper.sarif" --emit-ifds "$work/helper.ifds" \
-  > "$work/helper.out" || fail "weir analyze taint exited $?"
+# ---- taint: text output relative to --source-root, SARIF, --emit-ifds --------
+"$weir" analyze taint "$work/helper.bc" --source-root "$here" --sarif "$work/helper.sarif" \
+  --emit-ifds "$work/helper.ifds" > "$work/helper.out" || fail "weir analyze taint exited $?"
 cat "$work/helper.out"
-grep -q "taint_helper.c:16:10: warning: tainted data reaches argument 1 of 'system' (source: 'fgets' at .*taint_helper.c:14:8) \[weir-taint\]" \
-  "$work/helper.out" || fail "taint finding line not as expected"
-"$python" "$here/check_sarif.py" "$work/helper.sarif" weir-taint 1 related
+grep -q "^programs/taint_helper.c:16:10: warning: tainted data reaches argument 1 of 'system' (source: 'fgets' at programs/taint_helper.c:14:8) \[weir-taint-command-injection\]$" \
+  "$work/helper.out" || fail "taint finding line not as expected (relative to the source root)"
+test "$(wc -l < "$work/helper.out")" = 1 || fail "the finding is printed more than once"
+check_sarif "$work/helper.sarif" --rules weir-taint-command-injection --related --min-steps 2 \
+  --root "$here" --uri-prefix programs/
 head -1 "$work/helper.ifds" | grep -q "^weir-ifds 1" || fail "emitted problem lacks the magic line"
-# Any solver reuses the emitted problem.
 "$weir" solve "$work/helper.ifds" -o "$work/helper.result" --solver reference \
   || fail "weir solve refused the emitted problem"
+# The default root is the current directory; outside the root paths are absolute.
+(cd "$here" && "$weir" analyze taint "$work/helper.bc" --quiet) | grep -q "^programs/taint_helper.c:16:10:" \
+  || fail "paths are not relative to the current directory by default"
+"$weir" analyze taint "$work/helper.bc" --source-root="$work" --quiet --sarif "$work/outside.sarif" \
+  | grep -q "^$here/programs/taint_helper.c:16:10:" || fail "a file outside the root is not absolute"
+grep -q "\"uri\": \"file://$here/programs/taint_helper.c\"" "$work/outside.sarif" \
+  || fail "a file outside the root is not an absolute file:// URI in SARIF"
 
-# A textual .ll, the other analysis, the engine option.
+# ---- a code flow through a helper: source, call, return, sink -----------------
+"$clang" -g -O0 -emit-llvm -c "$examples/command-injection.c" -o "$work/example.bc"
+"$weir" analyze taint "$work/example.bc" --sarif "$work/example.sarif" --quiet > "$work/example.out" \
+  || fail "the bundled example exited $?"
+cat "$work/example.out"
+check_sarif "$work/example.sarif" --rules weir-taint-command-injection --related --min-steps 3 --kinds taint,call,danger
+
+# ---- several modules linked in process --------------------------------------
+cat > "$work/multi_main.c" <<'EOF'
+#include <stdlib.h>
+void run(const char *command);
+int main(void) {
+  run(getenv("COMMAND"));
+  return 0;
+}
+EOF
+cat > "$work/multi_run.c" <<'EOF'
+#include <stdlib.h>
+void run(const char *command) {
+  system(command);
+}
+EOF
+"$clang" -g -O0 -emit-llvm -c "$work/multi_main.c" -o "$work/multi_main.bc"
+"$clang" -g -O0 -emit-llvm -S "$work/multi_run.c" -o "$work/multi_run.ll"
+"$weir" analyze taint "$work/multi_main.bc" "$work/multi_run.ll" --source-root "$work" \
+  --sarif "$work/multi.sarif" > "$work/multi.out" 2> "$work/multi.err" || fail "two modules exited $?"
+cat "$work/multi.out" "$work/multi.err"
+grep -q "^multi_run.c:3:3: warning: .*'system' (source: 'getenv' at multi_main.c:4:7) \[weir-taint-command-injection\]" \
+  "$work/multi.out" || fail "no finding across the two modules"
+check_sarif "$work/multi.sarif" --rules weir-taint-command-injection --related --min-steps 2 --kinds call --root "$work"
+
+# ---- uaf: use after free and double free ------------------------------------
+cat > "$work/uaf.c" <<'EOF'
+#include <stdlib.h>
+#include <string.h>
+static void release(char *block) {
+  free(block);
+}
+int use_after_free(void) {
+  char *p = malloc(16);
+  if (!p) return 1;
+  strcpy(p, "x");
+  release(p);
+  return p[0];
+}
+void double_free(void) {
+  char *q = malloc(8);
+  free(q);
+  free(q);
+}
+int main(void) {
+  double_free();
+  return use_after_free();
+}
+EOF
+"$clang" -g -O0 -emit-llvm -c "$work/uaf.c" -o "$work/uaf.bc"
+"$weir" analyze uaf "$work/uaf.bc" --source-root "$work" --sarif "$work/uaf.sarif" > "$work/uaf.out" \
+  || fail "weir analyze uaf exited $?"
+cat "$work/uaf.out"
+grep -q "^uaf.c:11:10: .*\[weir-use-after-free\]" "$work/uaf.out" || fail "no use after free at uaf.c:11"
+grep -q "^uaf.c:16:3: .*\[weir-double-free\]" "$work/uaf.out" || fail "no double free at uaf.c:16"
+check_sarif "$work/uaf.sarif" --rules weir-use-after-free,weir-double-free --min-results 2 --related --min-steps 2
+
+# ---- uninit: a textual .ll, the engine gives the same findings ---------------
 "$weir" analyze uninit "$work/pointer.ll" --sarif "$work/pointer.sarif" > "$work/pointer.out" \
   || fail "weir analyze uninit exited $?"
 cat "$work/pointer.out"
-test "$(grep -c "\[weir-uninit\]" "$work/pointer.out")" = 2 || fail "expected 2 uninit findings"
-"$python" "$here/check_sarif.py" "$work/pointer.sarif" weir-uninit 2
-"$weir" analyze uninit "$work/pointer.ll" --solver engine --backend cpu > "$work/pointer.engine.out" \
-  || fail "weir analyze --solver engine --backend cpu exited $?"
+test "$(grep -c "\[weir-uninit\]" "$work/pointer.out")" -ge 1 || fail "expected uninit findings"
+check_sarif "$work/pointer.sarif" --rules weir-uninit
+"$weir" analyze uninit "$work/pointer.ll" --backend cpu > "$work/pointer.engine.out" 2> "$work/pointer.engine.err" \
+  || fail "weir analyze --backend cpu exited $?"
+grep -q "engine on cpu" "$work/pointer.engine.err" || fail "--backend without --solver did not run the engine"
 cmp "$work/pointer.out" "$work/pointer.engine.out" || fail "engine findings differ from the reference"
 
-# Bad input: exit 2 with a Fix hint; unknown analysis; config for uninit.
-set +e
-"$weir" analyze taint "$here/check_sarif.py" 2> "$work/bad.err"; rc=$?
-set -e
-test $rc = 2 || fail "unreadable module exited $rc, expected 2"
+# ---- fingerprints survive a blank line inserted above -------------------------
+mkdir -p "$work/v1" "$work/v2"
+cp "$here/programs/taint_helper.c" "$work/v1/prog.c"
+{ echo; cat "$here/programs/taint_helper.c"; } > "$work/v2/prog.c"
+for v in v1 v2; do
+  (cd "$work/$v" && "$clang" -g -O0 -emit-llvm -c prog.c -o prog.bc)
+  "$weir" analyze taint "$work/$v/prog.bc" --source-root "$work/$v" --sarif "$work/$v/out.sarif" --quiet \
+    > "$work/$v/out.txt" || fail "fingerprint run $v exited $?"
+  check_sarif "$work/$v/out.sarif" --fingerprints "$work/$v/prints.txt"
+done
+cmp -s "$work/v1/out.txt" "$work/v2/out.txt" && fail "the inserted line did not move the finding"
+cmp "$work/v1/prints.txt" "$work/v2/prints.txt" || fail "fingerprints changed when a line was inserted above"
+
+# ---- --fail-on-findings ------------------------------------------------------
+run_rc "$weir" analyze taint "$work/helper.bc" --fail-on-findings --quiet
+test $rc = 3 || fail "--fail-on-findings with a finding exited $rc, expected 3"
+printf 'int main(void) { return 0; }\n' > "$work/clean.c"
+"$clang" -g -O0 -emit-llvm -c "$work/clean.c" -o "$work/clean.bc"
+run_rc "$weir" analyze taint "$work/clean.bc" --fail-on-findings --quiet
+test $rc = 0 || fail "--fail-on-findings without findings exited $rc, expected 0"
+
+# ---- atomic outputs: an earlier file survives a failing run ------------------
+echo "earlier result" > "$work/keep.sarif"
+printf 'this is not LLVM IR\n' > "$work/bad.ll"
+run_rc "$weir" analyze taint "$work/bad.ll" --sarif "$work/keep.sarif" 2> "$work/bad.err"
+test $rc = 2 || fail "an unreadable module exited $rc, expected 2"
 grep -q "Fix:" "$work/bad.err" || fail "no Fix: hint for a bad module"
-set +e
-"$weir" analyze nullness "$work/helper.bc" 2>/dev/null; rc=$?
-set -e
-test $rc = 2 || fail "unknown analysis exited $rc, expected 2"
+test "$(cat "$work/keep.sarif")" = "earlier result" || fail "a failing run replaced the earlier SARIF file"
+ls -a "$work" | grep -q "keep.sarif.tmp" && fail "a temporary file was left behind"
+# Output paths are checked before the analysis: a missing directory, the input itself.
+run_rc "$weir" analyze taint "$work/helper.bc" --sarif "$work/no/such/dir/out.sarif" 2> "$work/dir.err"
+test $rc = 2 || fail "a --sarif in a missing directory exited $rc, expected 2"
+run_rc "$weir" analyze taint "$work/helper.bc" --emit-ifds "$work/helper.bc" 2> "$work/same.err"
+test $rc = 2 || fail "--emit-ifds naming the input exited $rc, expected 2"
+"$clang" -g -O0 -emit-llvm -c "$here/programs/taint_helper.c" -o "$work/helper2.bc"
+cmp -s "$work/helper.bc" "$work/helper2.bc" || fail "--emit-ifds overwrote the input module"
+
+# ---- usage and bad input: exit 2, one prefix, --help --------------------------
+run_rc "$weir" analyze taint "$work/missing.bc" 2> "$work/missing.err"
+test $rc = 2 || fail "a missing module exited $rc, expected 2"
+run_rc "$weir" analyze taint "$work/helper.bc" --config "$work/missing.cfg" 2> "$work/cfg.err"
+test $rc = 2 || fail "a missing config exited $rc, expected 2"
+run_rc "$weir" analyze nullness "$work/helper.bc" 2> "$work/analysis.err"
+test $rc = 2 || fail "an unknown analysis exited $rc, expected 2"
+run_rc "$weir" analyze taint "$work/helper.bc" --no-such-option 2> "$work/option.err"
+test $rc = 2 || fail "an unknown option exited $rc, expected 2"
+for e in missing cfg analysis option dir same bad; do
+  cat "$work/$e.err"
+  grep -q "Fix:" "$work/$e.err" || fail "no Fix: hint in $e.err"
+  grep -q "analyze: analyze" "$work/$e.err" && fail "doubled prefix in $e.err"
+done
+"$weir" analyze taint --help > "$work/help.out" || fail "weir analyze taint --help exited $?"
+grep -q -- "--fail-on-findings" "$work/help.out" || fail "--help does not document --fail-on-findings"
+grep -q "Exit codes" "$work/help.out" || fail "--help does not document the exit codes"
 echo "cli_test: all passed"

@@ -10,103 +10,62 @@
 #include "weir/ifds.h"
 #include "tests/check_run.h"
 
-static const char *const programs[] = {
-    "taint_direct",  "taint_helper",    "taint_context", "taint_sanitized", "taint_indirect",
-    "taint_recursion", "taint_local",   "uninit_branch", "uninit_pointer",
-};
-#define PROGRAM_COUNT ((int)(sizeof programs / sizeof programs[0]))
+#define WT_PROGRAMS_MAX 256
 
-static weir_llvm_analysis analysis_of(const char *name) {
-  return strncmp(name, "taint", 5) == 0 ? WEIR_LLVM_TAINT : WEIR_LLVM_UNINIT;
-}
-
+/* A single-file program at -O0 (with or without -g and its NAME.cfg). */
 static weir_llvm_problem *build_program(const char *name, int debug, int with_config) {
-  char bc[1024], cfg[1024];
-  ck_assert_msg(wt_compile(name, debug, bc, sizeof bc) == 0, "clang-14 failed on %s.c", name);
+  wt_program p;
+  ck_assert_msg(wt_program_find(name, &p), "no program %s in %s", name, WEIR_TEST_PROGRAMS);
+  char paths[2][WT_MAX_FILES][1024], cfg[1024];
+  ck_assert_msg(wt_compile(&p, debug, paths) == 0, "clang-14 failed on %s", name);
   int has_cfg = with_config && wt_config_path(name, cfg, sizeof cfg);
   weir_llvm_problem *lp = NULL;
-  weir_status s = wt_build(bc, analysis_of(name), has_cfg ? cfg : NULL, &lp);
+  weir_status s = wt_build(&p, paths[0], has_cfg ? cfg : NULL, &lp);
   ck_assert_msg(s == WEIR_OK, "%s: %s", name, weir_last_error());
   return lp;
 }
 
-/* The findings match the source's EXPECT markers exactly. */
-static void check_expectations(const char *name, const wt_run *run) {
-  wt_expect expect[16];
-  size_t count = wt_expectations(name, expect, 16);
-  const weir_llvm_findings *f = &run->findings;
-  for (size_t k = 0; k < f->count; ++k)
-    printf("  %s: %s:%u: %s%s%s\n", name, f->items[k].where.function, f->items[k].where.line,
-           f->items[k].message, f->items[k].has_source ? " <- " : "",
-           f->items[k].has_source ? f->items[k].source_name : "");
-  ck_assert_msg(f->count == count, "%s: %zu findings, %zu expected", name, f->count, count);
-  for (size_t e = 0; e < count; ++e) {
-    ck_assert_str_eq(expect[e].rule, weir_llvm_rule_id(analysis_of(name)));
-    int found = 0;
-    for (size_t k = 0; k < f->count && !found; ++k) {
-      const weir_llvm_finding *x = &f->items[k];
-      if (x->where.line != expect[e].line) continue;
-      ck_assert_ptr_nonnull(strstr(x->where.file, name));
-      if (expect[e].from[0]) {
-        ck_assert_msg(x->has_source, "%s:%u: no source found", name, expect[e].line);
-        ck_assert_str_eq(x->source_name, expect[e].from);
-        ck_assert_uint_gt(x->source.line, 0);
-      }
-      found = 1;
-    }
-    ck_assert_msg(found, "%s: no finding at line %u", name, expect[e].line);
-  }
+/* The engine must give the reference's result exactly; returns the number
+ * of differences (printed). */
+static size_t same_findings(const char *what, const wt_run *a, const wt_run *b) {
+  int same = a->result.path_edges == b->result.path_edges && a->result.hold_count == b->result.hold_count &&
+             memcmp(a->result.hold_node, b->result.hold_node, a->result.hold_count * sizeof(uint32_t)) == 0 &&
+             memcmp(a->result.hold_fact, b->result.hold_fact, a->result.hold_count * sizeof(uint32_t)) == 0 &&
+             a->findings.count == b->findings.count;
+  for (size_t k = 0; same && k < a->findings.count; ++k)
+    same = a->findings.items[k].node == b->findings.items[k].node &&
+           a->findings.items[k].fact == b->findings.items[k].fact &&
+           a->findings.items[k].has_source == b->findings.items[k].has_source;
+  if (same) return 0;
+  printf("  %s: result differs from the reference (%llu vs %llu path edges, %zu vs %zu findings)\n", what,
+         (unsigned long long)b->result.path_edges, (unsigned long long)a->result.path_edges, b->findings.count,
+         a->findings.count);
+  return 1;
 }
 
-static void same_findings(const wt_run *a, const wt_run *b) {
-  ck_assert_uint_eq(a->result.path_edges, b->result.path_edges);
-  ck_assert_uint_eq(a->result.hold_count, b->result.hold_count);
-  ck_assert(memcmp(a->result.hold_node, b->result.hold_node, a->result.hold_count * sizeof(uint32_t)) == 0);
-  ck_assert(memcmp(a->result.hold_fact, b->result.hold_fact, a->result.hold_count * sizeof(uint32_t)) == 0);
-  ck_assert_uint_eq(a->findings.count, b->findings.count);
-  for (size_t k = 0; k < a->findings.count; ++k) {
-    ck_assert_uint_eq(a->findings.items[k].node, b->findings.items[k].node);
-    ck_assert_uint_eq(a->findings.items[k].fact, b->findings.items[k].fact);
-    ck_assert_int_eq(a->findings.items[k].has_source, b->findings.items[k].has_source);
-  }
-}
-
-/* The engine on every backend that opens; the others are reported, not passed. */
-static void check_engines(const char *name, weir_llvm_problem *lp, const wt_run *reference) {
+/* The backends that open here; the others are reported once (program 0). */
+static size_t open_backends(weir_backend **out, char ids[][32], size_t capacity, int report) {
   weir_backend_report reports[16];
-  size_t count = 0;
+  size_t count = 0, opened = 0;
   ck_assert_int_eq(weir_backend_reports(reports, 16, &count), WEIR_OK);
-  for (size_t r = 0; r < count && r < 16; ++r) {
+  for (size_t r = 0; r < count && r < 16 && opened < capacity; ++r) {
     if (!reports[r].available) {
-      printf("  SKIP %s engine on %s: %s\n", name, reports[r].id, reports[r].reason);
+      if (report) printf("  SKIP engine on %s: %s\n", reports[r].id, reports[r].reason);
       continue;
     }
-    weir_backend *backend = NULL;
-    if (weir_backend_open(reports[r].id, &backend) != WEIR_OK) {
-      printf("  SKIP %s engine on %s: %s\n", name, reports[r].id, weir_last_error());
+    if (weir_backend_open(reports[r].id, &out[opened]) != WEIR_OK) {
+      if (report) printf("  SKIP engine on %s: %s\n", reports[r].id, weir_last_error());
       continue;
     }
-    wt_run run;
-    weir_status s = wt_solve(lp, backend, &run);
-    if (s == WEIR_ERR_UNAVAILABLE) {
-      printf("  SKIP %s engine on %s: %s\n", name, reports[r].id, weir_last_error());
-    } else {
-      ck_assert_msg(s == WEIR_OK, "%s engine on %s: %s", name, reports[r].id, weir_last_error());
-      same_findings(reference, &run);
-      printf("  %s engine on %s: %zu findings, identical to the reference\n", name, reports[r].id,
-             run.findings.count);
-    }
-    wt_run_free(&run);
-    weir_backend_close(backend);
+    snprintf(ids[opened++], 32, "%.31s", reports[r].id);
   }
+  return opened;
 }
 
-START_TEST(test_program_findings) {
-  const char *name = programs[_i];
-  weir_llvm_problem *lp = build_program(name, 1, 1);
-  /* The emitted file passes the loader like any problem on disk. */
+/* The problem text passes the loader like any problem on disk. */
+static void check_emitted(const wt_program *p, weir_llvm_problem *lp) {
   char path[1024];
-  snprintf(path, sizeof path, "%s/%s.ifds", WEIR_TEST_WORK, name);
+  snprintf(path, sizeof path, "%s/%s.ifds", WEIR_TEST_WORK, p->name);
   ck_assert_int_eq(weir_llvm_problem_write(lp, path), WEIR_OK);
   weir_ifds_problem *from_file = NULL;
   ck_assert_msg(weir_ifds_load_file(path, &from_file) == WEIR_OK, "%s", weir_last_error());
@@ -114,13 +73,66 @@ START_TEST(test_program_findings) {
   ck_assert_uint_eq(from_file->fact_count, weir_llvm_problem_stats(lp)->facts);
   ck_assert_uint_eq(from_file->proc_count, weir_llvm_problem_stats(lp)->functions);
   weir_ifds_problem_free(from_file);
+}
 
+/* One level of one program on every solver: the number of mismatches. */
+static size_t check_level(const wt_program *p, int level, char paths[WT_MAX_FILES][1024], weir_backend **backends,
+                          char ids[][32], size_t backend_count, size_t *finding_count) {
+  char cfg[1024], what[160];
+  int has_cfg = wt_config_path(p->name, cfg, sizeof cfg);
+  weir_llvm_problem *lp = NULL;
+  weir_status s = wt_build(p, paths, has_cfg ? cfg : NULL, &lp);
+  ck_assert_msg(s == WEIR_OK, "%s -O%d: %s", p->name, level, weir_last_error());
+  if (level == 0) check_emitted(p, lp);
+  wt_expect expect[64];
+  size_t count = wt_expectations(p, level, expect, 64);
+  ck_assert_uint_lt(count, 64);
   wt_run reference;
-  ck_assert_msg(wt_solve(lp, NULL, &reference) == WEIR_OK, "%s: %s", name, weir_last_error());
-  check_expectations(name, &reference);
-  check_engines(name, lp, &reference);
+  ck_assert_msg(wt_solve(lp, NULL, &reference) == WEIR_OK, "%s -O%d: %s", p->name, level, weir_last_error());
+  snprintf(what, sizeof what, "%s -O%d reference", p->name, level);
+  size_t wrong = wt_compare(p, expect, count, &reference.findings, what, stdout);
+  *finding_count = reference.findings.count;
+  for (size_t b = 0; b < backend_count; ++b) {
+    wt_run run;
+    snprintf(what, sizeof what, "%s -O%d engine on %s", p->name, level, ids[b]);
+    s = wt_solve(lp, backends[b], &run);
+    if (s == WEIR_ERR_UNAVAILABLE) {
+      printf("  SKIP %s: %s\n", what, weir_last_error());
+    } else {
+      ck_assert_msg(s == WEIR_OK, "%s: %s", what, weir_last_error());
+      wrong += wt_compare(p, expect, count, &run.findings, what, stdout);
+      wrong += same_findings(what, &reference, &run);
+    }
+    wt_run_free(&run);
+  }
   wt_run_free(&reference);
   weir_llvm_problem_free(lp);
+  return wrong;
+}
+
+/* Every program at -O0 and -O2, on the reference solver and the engine of
+ * every backend that opens: the findings equal the EXPECT markers. */
+START_TEST(test_program_findings) {
+  wt_program *all = calloc(WT_PROGRAMS_MAX, sizeof *all);
+  ck_assert_ptr_nonnull(all);
+  size_t n = wt_programs(all, WT_PROGRAMS_MAX);
+  ck_assert_uint_le(n, WT_PROGRAMS_MAX);
+  ck_assert_uint_lt((size_t)_i, n);
+  wt_program p = all[_i];
+  free(all);
+  char paths[2][WT_MAX_FILES][1024];
+  ck_assert_msg(wt_compile(&p, 1, paths) == 0, "clang-14 failed on %s", p.name);
+  weir_backend *backends[8];
+  char ids[8][32];
+  size_t backend_count = open_backends(backends, ids, 8, _i == 0);
+  size_t wrong = 0, found[2] = {0, 0};
+  for (int l = 0; l < 2; ++l)
+    wrong += check_level(&p, l ? 2 : 0, paths[l], backends, ids, backend_count, &found[l]);
+  for (size_t b = 0; b < backend_count; ++b) weir_backend_close(backends[b]);
+  printf("  %s: %zu findings at -O0, %zu at -O2, reference and %zu engine(s)%s\n", p.name, found[0], found[1],
+         backend_count, wrong ? "" : ": as marked");
+  fflush(stdout); /* a failing check ends the forked test without flushing */
+  ck_assert_msg(wrong == 0, "%s: %zu mismatches with the EXPECT markers (listed above)", p.name, wrong);
 }
 END_TEST
 
@@ -175,7 +187,7 @@ START_TEST(test_without_debug_info) {
   weir_llvm_findings_print(lp, &run.findings, out);
   fclose(out);
   ck_assert_ptr_nonnull(strstr(text, "function 'main', instruction"));
-  ck_assert_ptr_nonnull(strstr(text, "[weir-taint]"));
+  ck_assert_ptr_nonnull(strstr(text, "[weir-taint-command-injection]"));
   free(text);
   wt_run_free(&run);
   weir_llvm_problem_free(lp);
@@ -191,8 +203,9 @@ START_TEST(test_sarif_fields) {
   FILE *out = open_memstream(&text, &size);
   ck_assert_int_eq(weir_llvm_write_sarif_stream(lp, &run.findings, out), WEIR_OK);
   fclose(out);
-  const char *needles[] = {"\"version\": \"2.1.0\"", "\"name\": \"weir\"", "\"id\": \"weir-taint\"",
-                           "\"ruleId\": \"weir-taint\"", "\"startLine\": 16", "\"relatedLocations\"",
+  const char *needles[] = {"\"version\": \"2.1.0\"", "\"name\": \"weir\"",
+                           "\"id\": \"weir-taint-command-injection\"",
+                           "\"ruleId\": \"weir-taint-command-injection\"", "\"startLine\": 16", "\"relatedLocations\"",
                            "\"startLine\": 14", "source: fgets"};
   for (size_t k = 0; k < sizeof needles / sizeof needles[0]; ++k)
     ck_assert_msg(strstr(text, needles[k]), "SARIF lacks %s:\n%s", needles[k], text);
@@ -272,7 +285,7 @@ START_TEST(test_ir_corners_load) {
       "define i32 @main(void (i8*)* %fp) {\n"
       "  call void @\"odd name\"()\n  call void @0()\n  call void %fp(i8* null)\n"
       "  %v = call i32 @sw(i32 2)\n  ret i32 %v\n}\n";
-  for (int a = 0; a < 2; ++a) {
+  for (int a = 0; a < 3; ++a) { /* taint, uninit, uaf */
     weir_llvm_problem *lp = NULL;
     ck_assert_msg(weir_llvm_build_memory("corners.ll", ir, sizeof ir - 1, (weir_llvm_analysis)a, NULL, &lp) == WEIR_OK,
                   "%s", weir_last_error());
@@ -294,8 +307,8 @@ END_TEST
 static Suite *llvm_suite(void) {
   Suite *s = suite_create("llvm frontend");
   TCase *tc = tcase_create("programs");
-  tcase_set_timeout(tc, 300);
-  tcase_add_loop_test(tc, test_program_findings, 0, PROGRAM_COUNT);
+  tcase_set_timeout(tc, 120); /* per test: one program, both levels, every solver */
+  tcase_add_loop_test(tc, test_program_findings, 0, (int)wt_programs(NULL, 0));
   tcase_add_test(tc, test_sanitizer_config_matters);
   tcase_add_test(tc, test_indirect_call_resolution);
   tcase_add_test(tc, test_without_debug_info);

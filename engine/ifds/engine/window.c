@@ -180,12 +180,58 @@ static void adapt_grid(ifds_engine *e, uint64_t edges_before, uint64_t iteration
   e->grid = (uint32_t)(grid < e->grid_cap ? grid : e->grid_cap);
 }
 
+/* Windows in a row that may end with neither a new iteration nor a new path
+ * edge, and without convergence, before the backend is declared stuck. A
+ * correct backend has none (an iteration that adds no edge converges); a
+ * rolled-back window redoes an iteration, so a little slack. */
+#define NO_PROGRESS_WINDOWS 3u
+
+/* The most path edges a problem can have: one per node, fact at the start of
+ * its procedure and fact at the node (saturating). Every iteration but the
+ * last adds one at least, so iterations are bounded by it too. */
+static uint64_t max_path_edges(const weir_ifds_problem *p) {
+  uint64_t f = p->fact_count, n = p->node_count;
+  if (f && f > UINT64_MAX / f) return UINT64_MAX;
+  return f * f > UINT64_MAX / (n ? n : 1) ? UINT64_MAX : f * f * n;
+}
+
+/* Refuses a window that made no progress (a backend whose dispatch does not
+ * run the programs would otherwise keep `weir solve` spinning forever), and
+ * counts the device cannot have reached on this problem. */
+static weir_status check_progress(const ifds_engine *e, uint64_t edges_before,
+                                  uint64_t iterations_before, uint32_t *stalled) {
+  uint64_t edges = e->ctrl[WEIR_IFDS_C_PLOG], iterations = e->ctrl[WEIR_IFDS_C_ITER];
+  uint64_t bound = max_path_edges(e->problem);
+  if (edges > bound || iterations > bound)
+    return weir_fail(WEIR_ERR_DEVICE,
+                     "IFDS engine: backend '%s' reports %llu path edges after %llu iterations, "
+                     "but problem '%s' (%u nodes, %u facts) has at most %llu. Fix: the backend "
+                     "runs the IFDS programs wrongly; check it with `weir conformance --backend "
+                     "%s`, or use --backend cpu or --solver reference.",
+                     weir_backend_id(e->backend), (unsigned long long)edges,
+                     (unsigned long long)iterations, e->problem->source_name,
+                     e->problem->node_count, e->problem->fact_count, (unsigned long long)bound,
+                     weir_backend_id(e->backend));
+  *stalled = edges == edges_before && iterations == iterations_before ? *stalled + 1u : 0u;
+  if (*stalled < NO_PROGRESS_WINDOWS) return WEIR_OK;
+  return weir_fail(WEIR_ERR_DEVICE,
+                   "IFDS engine: backend '%s' made no progress: %u windows in a row ended "
+                   "without a new iteration, a new path edge or convergence (iteration %llu, "
+                   "%llu path edges, window %llu). Fix: its dispatch does not run the IFDS "
+                   "programs; check it with `weir conformance --backend %s`, or use --backend "
+                   "cpu or --solver reference.",
+                   weir_backend_id(e->backend), *stalled, (unsigned long long)iterations,
+                   (unsigned long long)edges, (unsigned long long)e->windows,
+                   weir_backend_id(e->backend));
+}
+
 weir_status weir_ifds_engine_run(ifds_engine *e, const weir_ifds_engine_options *o) {
   uint64_t k = o && o->initial_window ? o->initial_window : 4u;
   uint64_t max_k = o && o->max_window ? o->max_window : 4096u;
   if (k > max_k) k = max_k;
   window_plan w;
   int rebuild = 1;
+  uint32_t stalled = 0;
   memset(e->ctrl, 0, sizeof e->ctrl);
   e->full_rebuild = 1;
   e->keep_table = 0;
@@ -209,6 +255,7 @@ weir_status weir_ifds_engine_run(ifds_engine *e, const weir_ifds_engine_options 
     }
     rebuild = 0;
     if (state & WEIR_IFDS_S_CONVERGED) return WEIR_OK;
+    WEIR_TRY(check_progress(e, edges_before, iterations_before, &stalled));
     if (o && o->progress) o->progress(o->progress_user, e->ctrl[WEIR_IFDS_C_ITER], e->ctrl[WEIR_IFDS_C_PLOG]);
     adapt_grid(e, edges_before, iterations_before);
     if (k < max_k) k = k * 2u > max_k ? max_k : k * 2u;

@@ -1,0 +1,108 @@
+/* What the three analyses share: points-to queries through the memory model,
+ * the library model of a call (looked up once per callee), allocation sites
+ * and the strong-update rule. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/llvm/internal.h"
+
+int weir_llvm_is_pointer(LLVMValueRef value) {
+  return LLVMGetTypeKind(LLVMTypeOf(value)) == LLVMPointerTypeKind;
+}
+
+size_t weir_llvm_pts(const weir_llvm_ctx *ctx, LLVMValueRef pointer, const uint32_t **locations) {
+  static const uint32_t none[1] = {0};
+  *locations = none;
+  if (!ctx->memory || !pointer || !weir_llvm_is_pointer(pointer)) return 0;
+  return weir_llvm_memory_points_to(ctx->memory, pointer, locations);
+}
+
+static void push_unique(weir_llvm_vec *out, uint32_t value) {
+  for (size_t k = 0; k < out->n; ++k)
+    if (out->v[k] == value) return;
+  weir_llvm_vec_push(out, value);
+}
+
+void weir_llvm_pts_deep(const weir_llvm_ctx *ctx, LLVMValueRef pointer, int depth, weir_llvm_vec *out) {
+  out->n = 0;
+  const uint32_t *locs = NULL;
+  size_t n = weir_llvm_pts(ctx, pointer, &locs);
+  for (size_t k = 0; k < n; ++k) weir_llvm_vec_push(out, locs[k]); /* sorted, unique */
+  if (depth == 0) return;
+  /* Breadth first over stored pointers; `level_end` bounds each level. */
+  size_t level_start = 0;
+  for (int level = 0; level < depth; ++level) {
+    size_t level_end = out->n;
+    /* A deep rule reads whole blocks: every field from the pointed one on
+     * (msghdr.msg_iov, the elements of an argv array). */
+    for (size_t k = level_start; k < level_end && out->n < 4096; ++k) {
+      weir_llvm_location_info info = weir_llvm_memory_location(ctx->memory, out->v[k]);
+      const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, info.object);
+      for (uint32_t l = out->v[k] + 1; l < o->first_location + o->location_count && out->n < 4096; ++l)
+        push_unique(out, l);
+    }
+    level_end = out->n;
+    for (size_t k = level_start; k < level_end && out->n < 4096; ++k) {
+      const uint32_t *inner = NULL;
+      size_t m = weir_llvm_memory_contents(ctx->memory, out->v[k], &inner);
+      for (size_t j = 0; j < m && out->n < 4096; ++j) push_unique(out, inner[j]);
+    }
+    level_start = level_end;
+  }
+  weir_llvm_vec_sort_unique(out);
+}
+
+const weir_llvm_libcall *weir_llvm_call_model(weir_llvm_ctx *ctx, LLVMValueRef call) {
+  static const weir_llvm_libcall unknown = {0, 0, WEIR_LLVM_NONE, WEIR_LLVM_NONE, WEIR_LLVM_NONE,
+                                            WEIR_LLVM_NONE, WEIR_LLVM_NONE, 0, 0};
+  LLVMValueRef fn = weir_llvm_direct_callee(call);
+  if (!fn) return &unknown;
+  uint32_t index = weir_llvm_map_get(&ctx->libcall_index, fn);
+  if (index != WEIR_LLVM_NONE) return &ctx->libcalls[index];
+  if (ctx->libcall_count == ctx->libcall_cap) {
+    size_t cap = ctx->libcall_cap ? ctx->libcall_cap * 2 : 64;
+    weir_llvm_libcall *grown = realloc(ctx->libcalls, cap * sizeof *grown);
+    if (!grown) {
+      ctx->failed = 1;
+      return &unknown;
+    }
+    ctx->libcalls = grown;
+    ctx->libcall_cap = cap;
+  }
+  size_t length = 0;
+  const char *name = LLVMGetValueName2(fn, &length);
+  weir_llvm_library_lookup(ctx->config, name, length, &ctx->libcalls[ctx->libcall_count]);
+  weir_llvm_map_put(&ctx->libcall_index, fn, (uint32_t)ctx->libcall_count);
+  if (ctx->libcall_index.failed) ctx->failed = 1;
+  return &ctx->libcalls[ctx->libcall_count++];
+}
+
+uint32_t weir_llvm_allocated_object(const weir_llvm_ctx *ctx, LLVMValueRef call) {
+  if (!ctx->memory) return WEIR_LLVM_NONE;
+  uint32_t object = weir_llvm_memory_object_of_site(ctx->memory, call);
+  if (object == WEIR_LLVM_NONE) return WEIR_LLVM_NONE;
+  return weir_llvm_memory_object(ctx->memory, object)->kind == WEIR_LLVM_OBJECT_HEAP ? object
+                                                                                  : WEIR_LLVM_NONE;
+}
+
+int weir_llvm_strong_target(const weir_llvm_ctx *ctx, uint32_t location) {
+  weir_llvm_location_info info = weir_llvm_memory_location(ctx->memory, location);
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, info.object);
+  return (o->kind == WEIR_LLVM_OBJECT_STACK || o->kind == WEIR_LLVM_OBJECT_GLOBAL) && !o->is_array &&
+         !o->collapsed;
+}
+
+size_t weir_llvm_call_procs(const weir_llvm_ctx *ctx, LLVMValueRef call, const uint32_t **procs) {
+  uint32_t vid = weir_llvm_vid(ctx, call);
+  if (vid == WEIR_LLVM_NONE || !ctx->callee_count[vid]) return 0;
+  *procs = ctx->callees.v + ctx->callee_first[vid];
+  return ctx->callee_count[vid];
+}
+
+void weir_llvm_add_rule_check(weir_llvm_ctx *ctx, weir_llvm_finding_rule rule, uint32_t node,
+                              const uint32_t *facts, size_t count, LLVMValueRef inst,
+                              const char *message) {
+  size_t before = ctx->out->check_count;
+  weir_llvm_add_check(ctx, node, facts, count, inst, message);
+  if (ctx->out->check_count > before) ctx->out->checks[before].rule = rule;
+}

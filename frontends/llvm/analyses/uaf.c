@@ -1,0 +1,181 @@
+/* Use after free and double free (CWE-416, CWE-415) as an IFDS typestate
+ * over the memory model: one fact F(o) per heap object, "o may have been
+ * freed". The allocation site of o kills it (a new block: allocated), a
+ * free-like call (the table's `free`) generates it for every object its
+ * argument may point to. A finding is a load or store through a pointer to
+ * a freed object, a library call handed one (its `reads`/`writes`
+ * arguments; for an unmodelled declaration any pointer argument), or a
+ * second free.
+ *
+ * Calls: F(o) goes into a callee for the objects it may touch (mod/ref and
+ * what it allocates); what it may write or allocate is killed across the
+ * call and comes back from the callee's exit, so a callee that frees, or
+ * allocates anew, is seen through. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/llvm/internal.h"
+
+enum { FACT_OBJECT = 0 };
+
+static uint32_t object_of(const weir_llvm_ctx *ctx, uint32_t location) {
+  return weir_llvm_memory_location(ctx->memory, location).object;
+}
+
+static uint32_t fact_of_location(const weir_llvm_ctx *ctx, uint32_t location) {
+  return ctx->obj_fact[object_of(ctx, location)];
+}
+
+static void number(weir_llvm_ctx *ctx) {
+  uint32_t objects = weir_llvm_memory_object_count(ctx->memory);
+  ctx->obj_fact = calloc(objects ? objects : 1, sizeof *ctx->obj_fact);
+  if (!ctx->obj_fact) {
+    ctx->failed = 1;
+    return;
+  }
+  for (uint32_t o = 0; o < objects; ++o)
+    if (weir_llvm_memory_object(ctx->memory, o)->kind == WEIR_LLVM_OBJECT_HEAP)
+      ctx->obj_fact[o] = weir_llvm_new_fact(ctx, FACT_OBJECT, o);
+}
+
+static void describe(weir_llvm_ctx *ctx, uint32_t fact, weir_llvm_text *out) {
+  uint32_t id = ctx->fact_info.v[2 * (fact - 1) + 1];
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, id);
+  weir_llvm_text_put(out, "freed ", 6);
+  weir_llvm_memory_describe(ctx->memory, o->first_location, out);
+}
+
+/* The F facts of what `pointer` may point to, deduplicated, into `out`. */
+static void freed_facts(const weir_llvm_ctx *ctx, LLVMValueRef pointer, weir_llvm_vec *out) {
+  out->n = 0;
+  const uint32_t *locs = NULL;
+  size_t n = weir_llvm_pts(ctx, pointer, &locs);
+  for (size_t k = 0; k < n; ++k) {
+    uint32_t fact = fact_of_location(ctx, locs[k]);
+    if (fact) weir_llvm_vec_push(out, fact);
+  }
+  weir_llvm_vec_sort_unique(out);
+}
+
+static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
+  const weir_llvm_libcall *model = weir_llvm_call_model(ctx, call);
+  uint32_t object = weir_llvm_allocated_object(ctx, call);
+  if (object != WEIR_LLVM_NONE) weir_llvm_flow_kill(flow, ctx->obj_fact[object]);
+  if (model->frees < LLVMGetNumArgOperands(call)) {
+    weir_llvm_vec facts = {0};
+    freed_facts(ctx, LLVMGetOperand(call, model->frees), &facts);
+    for (size_t k = 0; k < facts.n; ++k) weir_llvm_flow_gen(flow, facts.v[k]);
+    if (facts.failed) ctx->failed = 1;
+    weir_llvm_vec_free(&facts);
+  }
+}
+
+static void plain(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
+  if (LLVMIsACallInst(inst)) external_call(ctx, inst, flow);
+}
+
+static void move(weir_llvm_ctx *ctx, LLVMValueRef value, LLVMValueRef phi, weir_llvm_flow *flow) {
+  (void)ctx, (void)value, (void)phi, (void)flow; /* facts are objects, not values */
+}
+
+/* Objects a callee may change the state of: written (freed blocks count as
+ * written) or allocated, in it or below it. */
+static void touched(const weir_llvm_ctx *ctx, LLVMValueRef fn, int with_reads, weir_llvm_vec *out) {
+  const uint32_t *locs = NULL, *objects = NULL;
+  size_t n = weir_llvm_memory_mod(ctx->memory, fn, &locs);
+  for (size_t k = 0; k < n; ++k) weir_llvm_vec_push(out, fact_of_location(ctx, locs[k]));
+  if (with_reads) {
+    n = weir_llvm_memory_ref(ctx->memory, fn, &locs);
+    for (size_t k = 0; k < n; ++k) weir_llvm_vec_push(out, fact_of_location(ctx, locs[k]));
+  }
+  n = weir_llvm_memory_allocs(ctx->memory, fn, &objects);
+  for (size_t k = 0; k < n; ++k) weir_llvm_vec_push(out, ctx->obj_fact[objects[k]]);
+}
+
+static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
+  weir_llvm_vec facts = {0};
+  const uint32_t *procs = NULL;
+  size_t n = weir_llvm_call_procs(ctx, call, &procs);
+  for (size_t p = 0; p < n; ++p) touched(ctx, ctx->fns[procs[p]].fn, 0, &facts);
+  for (size_t k = 0; k < facts.n; ++k) weir_llvm_flow_kill(flow, facts.v[k]);
+  uint32_t object = weir_llvm_allocated_object(ctx, call); /* an allocation wrapper */
+  if (object != WEIR_LLVM_NONE) weir_llvm_flow_kill(flow, ctx->obj_fact[object]);
+  if (facts.failed) ctx->failed = 1;
+  weir_llvm_vec_free(&facts);
+}
+
+static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_llvm_flow *call_flow,
+                   weir_llvm_flow *ret_flow) {
+  weir_llvm_vec in = {0}, changed = {0};
+  const uint32_t *procs = NULL;
+  size_t n = weir_llvm_call_procs(ctx, call, &procs);
+  for (size_t p = 0; p < n; ++p) touched(ctx, ctx->fns[procs[p]].fn, 0, &changed);
+  touched(ctx, ctx->fns[proc].fn, 1, &in);
+  for (size_t k = 0; k < changed.n; ++k) weir_llvm_vec_push(&in, changed.v[k]);
+  weir_llvm_vec_sort_unique(&in);
+  weir_llvm_vec_sort_unique(&changed);
+  for (size_t k = 0; k < in.n; ++k) weir_llvm_flow_pair(call_flow, in.v[k], in.v[k]);
+  for (size_t k = 0; k < changed.n; ++k) weir_llvm_flow_pair(ret_flow, changed.v[k], changed.v[k]);
+  if (in.failed || changed.failed) ctx->failed = 1;
+  weir_llvm_vec_free(&in);
+  weir_llvm_vec_free(&changed);
+}
+
+/* ---- findings ------------------------------------------------------------ */
+static void check_use(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LLVMValueRef pointer,
+                      weir_llvm_finding_rule rule, const char *what) {
+  weir_llvm_vec facts = {0};
+  freed_facts(ctx, pointer, &facts);
+  if (facts.n) {
+    const uint32_t *locs = NULL;
+    weir_llvm_pts(ctx, pointer, &locs);
+    weir_llvm_text name = {0}, message = {0};
+    weir_llvm_memory_describe(ctx->memory, locs[0], &name);
+    weir_llvm_text_printf(&message, "%s '%s', which may already have been freed", what,
+                          name.p ? name.p : "?");
+    if (name.failed || message.failed) ctx->failed = 1;
+    else weir_llvm_add_rule_check(ctx, rule, node, facts.v, facts.n, inst, message.p);
+    weir_llvm_text_free(&name);
+    weir_llvm_text_free(&message);
+  }
+  if (facts.failed) ctx->failed = 1;
+  weir_llvm_vec_free(&facts);
+}
+
+static void check_call(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
+  if (weir_llvm_classify_call(ctx, inst) != WEIR_LLVM_CALL_EXTERNAL) return;
+  const weir_llvm_libcall *model = weir_llvm_call_model(ctx, inst);
+  size_t length = 0;
+  const char *name = weir_llvm_callee_name(inst, &length);
+  uint32_t args = LLVMGetNumArgOperands(inst);
+  for (uint32_t k = 0; k < args; ++k) {
+    LLVMValueRef arg = LLVMGetOperand(inst, k);
+    if (!weir_llvm_is_pointer(arg)) continue;
+    char what[160];
+    if (k == model->frees) {
+      snprintf(what, sizeof what, "'%.*s' releases", (int)(length > 96 ? 96 : length), name);
+      check_use(ctx, node, inst, arg, WEIR_LLVM_RULE_DOUBLE_FREE, what);
+      continue;
+    }
+    int uses = model->known ? weir_llvm_mask_has(model->reads | model->writes, k) || k == model->copy_from ||
+                                  k == model->copy_to
+                            : 1;
+    if (!uses) continue;
+    snprintf(what, sizeof what, "'%.*s' uses", (int)(length > 96 ? 96 : length), length ? name : "(indirect)");
+    check_use(ctx, node, inst, arg, WEIR_LLVM_RULE_USE_AFTER_FREE, what);
+  }
+  if (model->frees != WEIR_LLVM_NONE) weir_llvm_add_source(ctx, node, inst, name, length);
+}
+
+static void check(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
+  if (LLVMIsALoadInst(inst))
+    check_use(ctx, node, inst, LLVMGetOperand(inst, 0), WEIR_LLVM_RULE_USE_AFTER_FREE, "reads");
+  else if (LLVMIsAStoreInst(inst))
+    check_use(ctx, node, inst, LLVMGetOperand(inst, 1), WEIR_LLVM_RULE_USE_AFTER_FREE, "writes");
+  else if (LLVMIsACallInst(inst))
+    check_call(ctx, inst, node);
+}
+
+const weir_llvm_hooks weir_llvm_uaf_hooks = {number, NULL, plain, move, call_to_return, callee,
+                                             check, describe};

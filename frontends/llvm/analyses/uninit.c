@@ -1,0 +1,291 @@
+/* The uninit analysis on the memory model.
+ *
+ * Facts: U(l) per location of an object that starts uninitialised (stack
+ * objects, and heap blocks of malloc-like allocators), UV(v) per SSA value
+ * ("v may be undefined": an `undef` left by mem2reg flowed into it) and
+ * R(f) ("f may return an undefined value").
+ *
+ * - An alloca, or a malloc-like call (or a call of an allocation wrapper),
+ *   generates U for every location of its object; calloc/strdup do not.
+ * - A store through a pointer with one target kills U of that target, even
+ *   an array element or a heap block (optimistic: one written element counts
+ *   for the whole collapsed array); with several targets nothing is killed.
+ *   Library calls that write through an argument (the table's `writes`, and
+ *   any pointer argument of an unmodelled declaration) initialise it.
+ * - A call of a defined function counts as initialising everything the
+ *   callee may write (mod): optimistic, since out-parameters written on
+ *   success only would otherwise be reported at every caller; the callee
+ *   sees U of what it may read (ref), so reads inside it are found there.
+ * - mem2reg turns uninitialised scalars into `undef`: an undef operand, or
+ *   a phi that takes undef on the edge it comes in by, makes UV; arithmetic
+ *   and casts pass it on.
+ * Findings: a load from a location whose U holds; a use of an undefined
+ * value (branch condition, address, argument of a library call); a library
+ * call reading uninitialised memory (the table's `reads`). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/llvm/internal.h"
+
+enum { FACT_VALUE = 0, FACT_LOCATION = 1, FACT_RETURN = 2 };
+
+static uint32_t val(const weir_llvm_ctx *ctx, LLVMValueRef v) {
+  uint32_t vid = weir_llvm_vid(ctx, v);
+  return vid == WEIR_LLVM_NONE ? 0 : ctx->fact_a[vid];
+}
+
+static int is_undef(LLVMValueRef v) { return LLVMIsUndef(v) && !LLVMIsAPoisonValue(v); }
+
+static int starts_uninitialised(const weir_llvm_object *o) {
+  return o->kind == WEIR_LLVM_OBJECT_STACK ||
+         (o->kind == WEIR_LLVM_OBJECT_HEAP &&
+          (o->alloc_kind == WEIR_LLVM_ALLOC_UNINIT || o->alloc_kind == WEIR_LLVM_ALLOC_REALLOC));
+}
+
+static void number(weir_llvm_ctx *ctx) {
+  for (uint32_t v = 0; v < ctx->value_count; ++v)
+    if (LLVMGetTypeKind(LLVMTypeOf(ctx->values[v])) != LLVMVoidTypeKind)
+      ctx->fact_a[v] = weir_llvm_new_fact(ctx, FACT_VALUE, v);
+  uint32_t locations = weir_llvm_memory_location_count(ctx->memory);
+  ctx->loc_fact = calloc(locations ? locations : 1, sizeof *ctx->loc_fact);
+  if (!ctx->loc_fact) {
+    ctx->failed = 1;
+    return;
+  }
+  for (uint32_t l = 0; l < locations; ++l) {
+    weir_llvm_location_info info = weir_llvm_memory_location(ctx->memory, l);
+    if (starts_uninitialised(weir_llvm_memory_object(ctx->memory, info.object)))
+      ctx->loc_fact[l] = weir_llvm_new_fact(ctx, FACT_LOCATION, l);
+  }
+  for (uint32_t p = 0; p < ctx->fn_count; ++p) {
+    LLVMTypeRef type = LLVMGetReturnType(LLVMGlobalGetValueType(ctx->fns[p].fn));
+    if (LLVMGetTypeKind(type) != LLVMVoidTypeKind) ctx->fns[p].ret_fact = weir_llvm_new_fact(ctx, FACT_RETURN, p);
+  }
+}
+
+static void describe(weir_llvm_ctx *ctx, uint32_t fact, weir_llvm_text *out) {
+  uint32_t kind = ctx->fact_info.v[2 * (fact - 1)], id = ctx->fact_info.v[2 * (fact - 1) + 1];
+  if (kind == FACT_RETURN) {
+    size_t length = 0;
+    const char *name = LLVMGetValueName2(ctx->fns[id].fn, &length);
+    weir_llvm_text_printf(out, "uninit return of %.*s", (int)length, name);
+  } else if (kind == FACT_LOCATION) {
+    weir_llvm_text_put(out, "uninit memory ", 14);
+    weir_llvm_memory_describe(ctx->memory, id, out);
+  } else {
+    weir_llvm_describe_value(ctx, "undefined value", id, out);
+  }
+}
+
+/* "to may be undefined" if `from` is undef or may be. */
+static void undefined_from(const weir_llvm_ctx *ctx, LLVMValueRef from, uint32_t to, weir_llvm_flow *flow) {
+  if (is_undef(from)) weir_llvm_flow_gen(flow, to);
+  else weir_llvm_flow_pair(flow, val(ctx, from), to);
+}
+
+static void object_facts(weir_llvm_ctx *ctx, uint32_t object, int generate, weir_llvm_flow *flow) {
+  if (object == WEIR_LLVM_NONE) return;
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
+  for (uint32_t k = 0; k < o->location_count; ++k) {
+    uint32_t fact = ctx->loc_fact[o->first_location + k];
+    if (generate) weir_llvm_flow_gen(flow, fact);
+    else weir_llvm_flow_kill(flow, fact);
+  }
+}
+
+static void initialise(weir_llvm_ctx *ctx, LLVMValueRef pointer, weir_llvm_flow *flow) {
+  const uint32_t *locs = NULL;
+  size_t n = weir_llvm_pts(ctx, pointer, &locs);
+  for (size_t k = 0; k < n; ++k) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[k]]);
+}
+
+/* A new block from an allocator, by its kind. */
+static void allocation(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
+  uint32_t object = weir_llvm_allocated_object(ctx, call);
+  if (object == WEIR_LLVM_NONE) return;
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
+  object_facts(ctx, object, 0, flow);
+  if (o->alloc_kind == WEIR_LLVM_ALLOC_UNINIT) object_facts(ctx, object, 1, flow);
+  if (o->alloc_kind == WEIR_LLVM_ALLOC_REALLOC && LLVMGetNumArgOperands(call) > 0) {
+    /* The old contents move over: U of the old block flows into the new one. */
+    const uint32_t *locs = NULL;
+    size_t n = weir_llvm_pts(ctx, LLVMGetOperand(call, 0), &locs);
+    for (size_t k = 0; k < n; ++k)
+      for (uint32_t j = 0; j < o->location_count; ++j)
+        weir_llvm_flow_pair(flow, ctx->loc_fact[locs[k]], ctx->loc_fact[o->first_location + j]);
+  }
+}
+
+/* U of the block from `from` on flows into the same offsets after each of `to`. */
+static void copy_block(weir_llvm_ctx *ctx, uint32_t from, const uint32_t *to, size_t nt,
+                       weir_llvm_flow *flow) {
+  weir_llvm_location_info src = weir_llvm_memory_location(ctx->memory, from);
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, src.object);
+  for (uint32_t k = from; k < o->first_location + o->location_count; ++k) {
+    uint32_t delta = weir_llvm_memory_location(ctx->memory, k).offset - src.offset;
+    for (size_t t = 0; t < nt; ++t) {
+      weir_llvm_location_info dst = weir_llvm_memory_location(ctx->memory, to[t]);
+      uint32_t target = weir_llvm_memory_location_at(ctx->memory, dst.object, dst.offset + delta);
+      if (target == WEIR_LLVM_NONE) target = to[t];
+      weir_llvm_flow_pair(flow, ctx->loc_fact[k], ctx->loc_fact[target]);
+    }
+  }
+}
+
+static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
+  const weir_llvm_libcall *model = weir_llvm_call_model(ctx, call);
+  uint32_t args = LLVMGetNumArgOperands(call);
+  for (uint32_t k = 0; k < args; ++k) {
+    LLVMValueRef arg = LLVMGetOperand(call, k);
+    if (!weir_llvm_is_pointer(arg)) continue;
+    if (!model->known || weir_llvm_mask_has(model->writes, k)) initialise(ctx, arg, flow);
+  }
+  if (model->copy_from < args && model->copy_to < args) {
+    /* memcpy: the copy is as (un)initialised as the original, field by field. */
+    const uint32_t *from = NULL, *to = NULL;
+    size_t nf = weir_llvm_pts(ctx, LLVMGetOperand(call, model->copy_from), &from);
+    size_t nt = weir_llvm_pts(ctx, LLVMGetOperand(call, model->copy_to), &to);
+    for (size_t a = 0; a < nf; ++a) copy_block(ctx, from[a], to, nt, flow);
+  }
+  allocation(ctx, call, flow);
+}
+
+static void store(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
+  const uint32_t *locs = NULL;
+  size_t n = weir_llvm_pts(ctx, LLVMGetOperand(inst, 1), &locs);
+  if (n == 1) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[0]]);
+  for (size_t k = 0; k < n; ++k) undefined_from(ctx, LLVMGetOperand(inst, 0), ctx->loc_fact[locs[k]], flow);
+}
+
+/* Operands that build an aggregate start from undef by design. */
+static int builds_from_undef(LLVMValueRef inst, int operand) {
+  return operand == 0 && (LLVMIsAInsertValueInst(inst) || LLVMIsAInsertElementInst(inst) ||
+                          LLVMIsAShuffleVectorInst(inst));
+}
+
+static void plain(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
+  uint32_t result = val(ctx, inst);
+  weir_llvm_flow_kill(flow, result);
+  if (LLVMIsAAllocaInst(inst)) {
+    object_facts(ctx, weir_llvm_memory_object_of_site(ctx->memory, inst), 1, flow);
+  } else if (LLVMIsAStoreInst(inst)) {
+    store(ctx, inst, flow);
+  } else if (LLVMIsACallInst(inst)) {
+    external_call(ctx, inst, flow);
+  } else if (LLVMIsAReturnInst(inst)) {
+    uint32_t proc = ctx->value_proc[weir_llvm_vid(ctx, inst)];
+    if (LLVMGetNumOperands(inst) == 1 && ctx->fns[proc].ret_fact)
+      undefined_from(ctx, LLVMGetOperand(inst, 0), ctx->fns[proc].ret_fact, flow);
+  } else if (result && !LLVMIsALoadInst(inst)) {
+    /* Arithmetic, casts, GEP, compares, select, aggregates pass undefinedness on. */
+    for (int k = 0; k < LLVMGetNumOperands(inst); ++k)
+      if (!builds_from_undef(inst, k)) undefined_from(ctx, LLVMGetOperand(inst, k), result, flow);
+  }
+}
+
+static void move(weir_llvm_ctx *ctx, LLVMValueRef value, LLVMValueRef phi, weir_llvm_flow *flow) {
+  uint32_t to = val(ctx, phi);
+  weir_llvm_flow_kill(flow, to);
+  undefined_from(ctx, value, to, flow);
+}
+
+static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
+  weir_llvm_flow_kill(flow, val(ctx, call));
+  const uint32_t *procs = NULL;
+  size_t n = weir_llvm_call_procs(ctx, call, &procs);
+  for (size_t p = 0; p < n; ++p) {
+    const uint32_t *locs = NULL;
+    size_t m = weir_llvm_memory_mod(ctx->memory, ctx->fns[procs[p]].fn, &locs);
+    for (size_t k = 0; k < m; ++k) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[k]]);
+  }
+  allocation(ctx, call, flow); /* an allocation wrapper */
+}
+
+static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_llvm_flow *call_flow,
+                   weir_llvm_flow *ret_flow) {
+  LLVMValueRef fn = ctx->fns[proc].fn;
+  uint32_t args = LLVMGetNumArgOperands(call), k = 0;
+  for (LLVMValueRef param = LLVMGetFirstParam(fn); param && k < args; param = LLVMGetNextParam(param), ++k)
+    undefined_from(ctx, LLVMGetOperand(call, k), val(ctx, param), call_flow);
+  const uint32_t *ref = NULL;
+  size_t refs = weir_llvm_memory_ref(ctx->memory, fn, &ref);
+  for (size_t j = 0; j < refs; ++j) weir_llvm_flow_pair(call_flow, ctx->loc_fact[ref[j]], ctx->loc_fact[ref[j]]);
+  if (ctx->fns[proc].ret_fact) weir_llvm_flow_pair(ret_flow, ctx->fns[proc].ret_fact, val(ctx, call));
+}
+
+/* ---- findings ------------------------------------------------------------ */
+static void add(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, const uint32_t *facts,
+                size_t count, const char *message) {
+  weir_llvm_add_rule_check(ctx, WEIR_LLVM_RULE_UNINIT, node, facts, count, inst, message);
+}
+
+/* A use of a value: undef itself (fires whenever reached) or UV. */
+static void check_value(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LLVMValueRef value,
+                        const char *message) {
+  uint32_t fact = is_undef(value) ? 0 : val(ctx, value);
+  if (fact || is_undef(value)) add(ctx, node, inst, &fact, 1, message);
+}
+
+/* A read of the memory behind `pointer`. */
+static void check_memory(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LLVMValueRef pointer,
+                         const char *reader) {
+  const uint32_t *locs = NULL;
+  size_t n = weir_llvm_pts(ctx, pointer, &locs);
+  for (size_t k = 0; k < n; ++k) {
+    uint32_t fact = ctx->loc_fact[locs[k]];
+    if (!fact) continue;
+    weir_llvm_text name = {0}, message = {0};
+    weir_llvm_memory_describe(ctx->memory, locs[k], &name);
+    if (reader) weir_llvm_text_printf(&message, "'%s' reads '%s', which may be uninitialized", reader,
+                                      name.p ? name.p : "?");
+    else weir_llvm_text_printf(&message, "'%s' may be used uninitialized", name.p ? name.p : "?");
+    if (name.failed || message.failed) ctx->failed = 1;
+    else add(ctx, node, inst, &fact, 1, message.p);
+    weir_llvm_text_free(&name);
+    weir_llvm_text_free(&message);
+  }
+}
+
+static void check_call(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
+  if (weir_llvm_classify_call(ctx, inst) != WEIR_LLVM_CALL_EXTERNAL) return;
+  const weir_llvm_libcall *model = weir_llvm_call_model(ctx, inst);
+  size_t length = 0;
+  const char *name = weir_llvm_callee_name(inst, &length);
+  char callee[100];
+  snprintf(callee, sizeof callee, "%.*s", (int)(length > 96 ? 96 : length), length ? name : "(indirect)");
+  uint32_t args = LLVMGetNumArgOperands(inst);
+  for (uint32_t k = 0; k < args; ++k) {
+    LLVMValueRef arg = LLVMGetOperand(inst, k);
+    char message[192];
+    snprintf(message, sizeof message, "an uninitialized value is passed as argument %u of '%s'", k + 1, callee);
+    check_value(ctx, node, inst, arg, message);
+    /* A copy (memcpy) moves uninitialised bytes along: not a use. */
+    if (weir_llvm_is_pointer(arg) && weir_llvm_mask_has(model->reads, k) && model->copy_from != k)
+      check_memory(ctx, node, inst, arg, callee);
+  }
+  if (model->alloc == WEIR_LLVM_ALLOC_UNINIT) weir_llvm_add_source(ctx, node, inst, name, length);
+}
+
+static void check(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
+  if (LLVMIsALoadInst(inst)) {
+    check_value(ctx, node, inst, LLVMGetOperand(inst, 0), "an uninitialized pointer is dereferenced");
+    check_memory(ctx, node, inst, LLVMGetOperand(inst, 0), NULL);
+  } else if (LLVMIsAStoreInst(inst)) {
+    check_value(ctx, node, inst, LLVMGetOperand(inst, 1), "an uninitialized pointer is dereferenced");
+  } else if (LLVMIsABranchInst(inst) && LLVMIsConditional(inst)) {
+    check_value(ctx, node, inst, LLVMGetCondition(inst), "a branch depends on an uninitialized value");
+  } else if (LLVMIsASwitchInst(inst)) {
+    check_value(ctx, node, inst, LLVMGetOperand(inst, 0), "a switch depends on an uninitialized value");
+  } else if (LLVMIsACallInst(inst)) {
+    check_call(ctx, inst, node);
+  } else if (LLVMIsAAllocaInst(inst)) {
+    weir_llvm_text name = {0};
+    weir_llvm_slot_name(ctx, inst, &name);
+    weir_llvm_add_source(ctx, node, inst, name.p ? name.p : "?", name.p ? name.n : 1);
+    weir_llvm_text_free(&name);
+  }
+}
+
+const weir_llvm_hooks weir_llvm_uninit_hooks = {number, NULL, plain, move, call_to_return, callee,
+                                                check, describe};

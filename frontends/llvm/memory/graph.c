@@ -1,0 +1,248 @@
+/* The constraint graph: nodes for values (constant expressions included),
+ * address-of seeds, copy edges (deduplicated) and complex constraints. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/llvm/memory/pta.h"
+
+uint32_t pta_node_new(weir_llvm_memory *m) {
+  if (m->failed) return PTA_NONE;
+  if (m->node_count == m->node_cap) {
+    uint32_t cap = m->node_cap ? m->node_cap * 2 : 4096;
+    pta_node *grown = realloc(m->nodes, (size_t)cap * sizeof *grown);
+    if (grown) m->nodes = grown;
+    uint32_t *rep = realloc(m->rep, (size_t)cap * sizeof *rep);
+    if (rep) m->rep = rep;
+    if (!grown || !rep) {
+      m->failed = 1;
+      return PTA_NONE;
+    }
+    m->node_cap = cap;
+  }
+  memset(&m->nodes[m->node_count], 0, sizeof *m->nodes);
+  m->rep[m->node_count] = m->node_count;
+  return m->node_count++;
+}
+
+void pta_graph_reset(weir_llvm_memory *m) {
+  for (uint32_t k = 0; k < m->node_count; ++k) {
+    pta_node *n = &m->nodes[k];
+    pta_set_free(&n->pts);
+    pta_set_free(&n->delta);
+    pta_set_free(&n->copy);
+    pta_set_free(&n->complex);
+  }
+  m->node_count = 0;
+  m->next_cycle_check = 0;
+  weir_llvm_map_free(&m->value_node);
+  pta_map_free(&m->edge_key);
+  pta_map_free(&m->watch_key);
+  m->watch.n = 0;
+  m->con_count = 0;
+  m->constraint_stat = 0;
+  for (uint32_t k = 0; k < m->call_count; ++k) {
+    pta_set_free(&m->calls[k].defined);
+    pta_set_free(&m->calls[k].declared);
+  }
+  m->call_count = 0;
+  weir_llvm_map_free(&m->call_index);
+  m->queue.n = 0;
+  m->queue_head = 0;
+  pta_locations_reset(m);
+}
+
+void pta_push(weir_llvm_memory *m, uint32_t node) {
+  node = pta_find(m, node);
+  if (m->nodes[node].queued) return;
+  m->nodes[node].queued = 1;
+  pta_set_push(m, &m->queue, node);
+}
+
+/* to ∪= v; what is new goes to to's delta and `to` is queued. */
+void pta_propagate(weir_llvm_memory *m, uint32_t to, const uint32_t *v, uint32_t n) {
+  if (n == 0) return;
+  to = pta_find(m, to);
+  m->added.n = 0;
+  if (pta_set_union(m, &m->nodes[to].pts, v, n, &m->added) == 0) return;
+  pta_set_union(m, &m->nodes[to].delta, m->added.v, m->added.n, NULL);
+  pta_push(m, to);
+}
+
+void pta_addr(weir_llvm_memory *m, uint32_t node, uint32_t location) {
+  if (node == PTA_NONE || location == PTA_NONE) return;
+  m->constraint_stat++;
+  pta_propagate(m, node, &location, 1);
+}
+
+void pta_copy(weir_llvm_memory *m, uint32_t from, uint32_t to) {
+  if (from == PTA_NONE || to == PTA_NONE) return;
+  from = pta_find(m, from);
+  to = pta_find(m, to);
+  if (from == to) return;
+  uint64_t key = (uint64_t)from << 32 | to;
+  if (pta_map_get(&m->edge_key, key) != PTA_NONE) return;
+  pta_map_put(m, &m->edge_key, key, 1);
+  m->constraint_stat++;
+  pta_set_push(m, &m->nodes[from].copy, to);
+  /* A new edge carries everything `from` already has. */
+  pta_node *f = &m->nodes[from];
+  if (f->pts.n) pta_propagate(m, to, f->pts.v, f->pts.n);
+}
+
+static uint32_t add_constraint(weir_llvm_memory *m, pta_kind kind, uint32_t a, uint32_t b, int64_t offset,
+                               int64_t delta) {
+  if (m->failed) return PTA_NONE;
+  if (m->con_count == m->con_cap) {
+    uint32_t cap = m->con_cap ? m->con_cap * 2 : 1024;
+    pta_constraint *grown = realloc(m->cons, (size_t)cap * sizeof *grown);
+    if (!grown) {
+      m->failed = 1;
+      return PTA_NONE;
+    }
+    m->cons = grown;
+    m->con_cap = cap;
+  }
+  m->cons[m->con_count] = (pta_constraint){kind, a, b, offset, delta};
+  m->constraint_stat++;
+  return m->con_count++;
+}
+
+/* Hangs constraint `id` on `node`. What the node already propagated (pts
+ * minus its pending delta) must meet the new constraint now; the delta
+ * meets it when the node is popped. */
+static void attach(weir_llvm_memory *m, uint32_t node, uint32_t id) {
+  node = pta_find(m, node);
+  pta_set_push(m, &m->nodes[node].complex, id);
+  const pta_node *n = &m->nodes[node];
+  if (n->pts.n == n->delta.n) return;
+  pta_set done = {0};
+  for (uint32_t k = 0; k < n->pts.n; ++k)
+    if (!pta_set_has(&n->delta, n->pts.v[k])) pta_set_push(m, &done, n->pts.v[k]);
+  pta_apply(m, id, node, done.v, done.n);
+  pta_set_free(&done);
+}
+
+void pta_complex(weir_llvm_memory *m, pta_kind kind, uint32_t node, uint32_t a, uint32_t b, int64_t offset,
+                 int64_t delta) {
+  if (node == PTA_NONE) return;
+  uint32_t id = add_constraint(m, kind, a, b, offset, delta);
+  if (id != PTA_NONE) attach(m, node, id);
+}
+
+void pta_memcpy(weir_llvm_memory *m, uint32_t dst, uint32_t src) {
+  if (dst == PTA_NONE || src == PTA_NONE) return;
+  uint32_t id = add_constraint(m, PTA_MEMCPY, dst, src, 0, 0);
+  if (id == PTA_NONE) return;
+  attach(m, dst, id);
+  if (src != dst) attach(m, src, id);
+}
+
+/* ---- values ------------------------------------------------------------------- */
+
+static uint32_t mapped(weir_llvm_memory *m, LLVMValueRef value) {
+  uint32_t node = pta_node_new(m);
+  if (node != PTA_NONE) weir_llvm_map_put(&m->value_node, value, node);
+  if (m->value_node.failed) m->failed = 1;
+  return node;
+}
+
+static uint32_t object_node(weir_llvm_memory *m, LLVMValueRef value, weir_llvm_object_kind kind, LLVMTypeRef type) {
+  uint32_t before = m->object_count;
+  uint32_t object = pta_object_get(m, value, 0, kind, NULL, type);
+  if (object == PTA_NONE) return PTA_NONE;
+  if (object >= before) pta_object_name(m, object, "", value);
+  uint32_t node = mapped(m, value);
+  pta_addr(m, node, m->objects[object].loc0);
+  return node;
+}
+
+void pta_gep_offsets(const weir_llvm_memory *m, LLVMValueRef gep, int64_t *offset, int64_t *delta) {
+  *offset = *delta = 0;
+  LLVMTypeRef type = LLVMGetGEPSourceElementType(gep);
+  int count = LLVMGetNumOperands(gep);
+  if (count < 2 || !type) return;
+  LLVMValueRef first = LLVMGetOperand(gep, 1);
+  LLVMTypeKind kind = LLVMGetTypeKind(type);
+  /* p + c on a scalar element type moves c elements; on an aggregate it
+   * steps over whole array elements: the same cell (arrays are one cell). */
+  if (LLVMIsAConstantInt(first) && kind != LLVMStructTypeKind && kind != LLVMArrayTypeKind &&
+      kind != LLVMVectorTypeKind)
+    *delta = LLVMConstIntGetSExtValue(first) * (int64_t)pta_type_size(m, type);
+  for (int k = 2; k < count; ++k) {
+    kind = LLVMGetTypeKind(type);
+    if (kind == LLVMStructTypeKind) {
+      LLVMValueRef index = LLVMGetOperand(gep, (unsigned)k);
+      if (!LLVMIsAConstantInt(index)) return;
+      unsigned field = (unsigned)LLVMConstIntGetZExtValue(index);
+      if (field >= LLVMCountStructElementTypes(type)) return;
+      *offset += (int64_t)LLVMOffsetOfElement(m->layout, type, field);
+      type = LLVMStructGetTypeAtIndex(type, field);
+    } else if (kind == LLVMArrayTypeKind || kind == LLVMVectorTypeKind) {
+      type = LLVMGetElementType(type);
+    } else {
+      return;
+    }
+  }
+}
+
+static void offset_edge(weir_llvm_memory *m, uint32_t from, uint32_t to, int64_t offset, int64_t delta) {
+  if (offset == 0 && delta == 0) pta_copy(m, from, to);
+  else pta_complex(m, PTA_OFFSET, from, to, 0, offset, delta);
+}
+
+static uint32_t constant_expr(weir_llvm_memory *m, LLVMValueRef value) {
+  uint32_t node = mapped(m, value);
+  LLVMOpcode op = LLVMGetConstOpcode(value);
+  switch (op) {
+  case LLVMGetElementPtr: {
+    int64_t offset, delta;
+    pta_gep_offsets(m, value, &offset, &delta);
+    offset_edge(m, pta_value(m, LLVMGetOperand(value, 0)), node, offset, delta);
+    break;
+  }
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast:
+  case LLVMIntToPtr:
+  case LLVMPtrToInt:
+    pta_copy(m, pta_value(m, LLVMGetOperand(value, 0)), node);
+    break;
+  case LLVMSelect:
+    pta_copy(m, pta_value(m, LLVMGetOperand(value, 1)), node);
+    pta_copy(m, pta_value(m, LLVMGetOperand(value, 2)), node);
+    break;
+  case LLVMAdd:
+  case LLVMSub:
+  case LLVMAnd:
+  case LLVMOr:
+  case LLVMXor:
+    pta_copy(m, pta_value(m, LLVMGetOperand(value, 0)), node);
+    pta_copy(m, pta_value(m, LLVMGetOperand(value, 1)), node);
+    break;
+  default: break;
+  }
+  return node;
+}
+
+uint32_t pta_value(weir_llvm_memory *m, LLVMValueRef value) {
+  if (!value || m->failed) return PTA_NONE;
+  uint32_t node = weir_llvm_map_get(&m->value_node, value);
+  if (node != PTA_NONE) return node;
+  if (LLVMIsAInstruction(value) || LLVMIsAArgument(value)) return mapped(m, value);
+  if (LLVMIsAGlobalVariable(value))
+    return object_node(m, value, LLVMIsGlobalConstant(value) ? WEIR_LLVM_OBJECT_CONSTANT : WEIR_LLVM_OBJECT_GLOBAL,
+                       LLVMGlobalGetValueType(value));
+  if (LLVMIsAFunction(value)) return object_node(m, value, WEIR_LLVM_OBJECT_FUNCTION, NULL);
+  if (LLVMIsAGlobalAlias(value)) {
+    node = mapped(m, value);
+    pta_copy(m, pta_value(m, LLVMAliasGetAliasee(value)), node);
+    return node;
+  }
+  if (LLVMIsAConstantExpr(value)) return constant_expr(m, value);
+  if (LLVMIsAConstantStruct(value) || LLVMIsAConstantArray(value) || LLVMIsAConstantVector(value)) {
+    node = mapped(m, value);
+    int count = LLVMGetNumOperands(value);
+    for (int k = 0; k < count; ++k) pta_copy(m, pta_value(m, LLVMGetOperand(value, (unsigned)k)), node);
+    return node;
+  }
+  return PTA_NONE;
+}

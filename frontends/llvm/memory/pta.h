@@ -1,0 +1,226 @@
+/* Private state of the points-to analysis (memory.h is the public face):
+ * the constraint graph, the abstract objects and locations, and the
+ * helpers the files of this folder share. Nothing here is seen outside
+ * frontends/llvm/memory/.
+ *
+ * Graph: a node per pointer-carrying value (instructions, arguments,
+ * globals, constant expressions), per function return, per temporary, and
+ * per location (its contents). Points-to sets hold location ids. */
+#ifndef WEIR_FRONTENDS_LLVM_MEMORY_PTA_H
+#define WEIR_FRONTENDS_LLVM_MEMORY_PTA_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+
+#include "frontends/llvm/internal.h"
+#include "frontends/llvm/memory/memory.h"
+#include "frontends/llvm/util.h"
+
+#define PTA_NONE UINT32_MAX
+#define PTA_MAX_FIELDS 64u               /* more distinct offsets: collapse */
+#define PTA_MAX_TYPED_FIELDS 4096u       /* the same for an object with a known layout */
+#define PTA_MAX_UNKNOWN_OFFSET (1u << 20) /* past 1 MiB on an unknown size: collapse */
+
+/* A sorted set (or plain list) of uint32, failure recorded in the model. */
+typedef struct pta_set {
+  uint32_t *v;
+  uint32_t n, cap;
+} pta_set;
+
+/* Open-addressing map uint64 -> uint32 (keys != UINT64_MAX). */
+typedef struct pta_map {
+  uint64_t *keys;
+  uint32_t *values;
+  size_t cap, count;
+} pta_map;
+
+typedef enum pta_kind {
+  PTA_LOAD = 0,    /* dst ⊇ *node */
+  PTA_STORE = 1,   /* *node ⊇ src */
+  PTA_OFFSET = 2,  /* dst ⊇ { field(l, offset, delta) : l in node } */
+  PTA_CALL = 3,    /* indirect call through node */
+  PTA_MEMCPY = 4   /* contents behind dst ⊇ contents behind src, field by field */
+} pta_kind;
+
+typedef struct pta_constraint {
+  pta_kind kind;
+  uint32_t a, b;   /* load: dst; store: src; offset: dst; memcpy: dst node, src node; call: call index */
+  int64_t offset;  /* offset: bytes from constant struct indices */
+  int64_t delta;   /* offset: bytes of constant pointer arithmetic (typed objects only) */
+} pta_constraint;
+
+typedef struct pta_node {
+  pta_set pts, delta;
+  pta_set copy;     /* copy edge targets */
+  pta_set complex;  /* constraints whose pointer operand is this node */
+  uint8_t queued;
+} pta_node;
+
+/* An indirect or declared call site and the functions it was bound to. */
+typedef struct pta_call {
+  LLVMValueRef call;
+  pta_set defined;   /* resolved defined targets (function object ids) */
+  pta_set declared;  /* resolved declarations (function object ids) */
+} pta_call;
+
+typedef struct pta_object {
+  weir_llvm_object pub;
+  LLVMTypeRef type;      /* layout: allocated / value type, or the type a block is cast to; else NULL */
+  uint64_t type_size;    /* its size: offsets wrap modulo it */
+  uint32_t loc0;         /* location at offset 0 */
+  uint32_t field_count;  /* distinct offsets */
+  pta_set locs;          /* locations */
+  pta_set watchers;      /* memcpy watchers: index pairs into model->watch */
+} pta_object;
+
+/* Per declaration / allocator: the library model, looked up once. */
+typedef struct pta_lib {
+  weir_llvm_libcall call;
+  int wrapper; /* a defined allocation wrapper */
+} pta_lib;
+
+struct weir_llvm_memory {
+  LLVMModuleRef module;
+  LLVMTargetDataRef layout;
+  unsigned pointer_bits;
+  int failed;     /* out of memory somewhere: the build fails */
+
+  /* objects, and their locations (object, offset) */
+  pta_object *objects;
+  uint32_t object_count, object_cap;
+  pta_map object_key; /* site * 4 + tag -> object */
+
+  uint32_t *loc_object, *loc_node;
+  int64_t *loc_offset;
+  uint32_t loc_count, loc_cap;
+  pta_map loc_key;    /* object << 32 | offset -> location */
+  pta_set new_locs;   /* created since the solver last looked (memcpy watchers) */
+
+  pta_node *nodes;
+  uint32_t *rep;      /* union-find: the node a merged cycle member became */
+  uint32_t node_count, node_cap;
+  size_t next_cycle_check; /* edge count at which cycles are looked for again */
+  weir_llvm_map value_node;
+  pta_map edge_key;   /* src << 32 | dst: copy edges already present */
+  pta_map watch_key;  /* src location << 32 | dst location: memcpy pairs already watched */
+  pta_set watch;      /* pairs: base offset (as uint32), destination location */
+
+  pta_constraint *cons;
+  uint32_t con_count, con_cap;
+  uint32_t constraint_stat;
+
+  pta_call *calls;
+  uint32_t call_count, call_cap;
+  weir_llvm_map call_index; /* call instruction -> pta_call */
+
+  weir_llvm_map fn_index;   /* function -> index into fn_* */
+  LLVMValueRef *fns;
+  uint32_t *fn_ret;         /* return node per defined function  */
+  pta_lib *fn_lib;
+  uint8_t *fn_called;       /* some call in the module reaches it */
+  uint8_t *fn_params_external;
+  uint32_t fn_count;
+
+  uint32_t argv_array, argv_strings; /* objects, or PTA_NONE */
+
+  pta_set queue;
+  uint32_t queue_head;
+  pta_set added;            /* scratch: what a union added */
+
+  /* results, after finalize */
+  uint32_t *fn_mod_first, *fn_mod_count, *fn_ref_first, *fn_ref_count;
+  uint32_t *fn_alloc_first, *fn_alloc_count;
+  pta_set summaries;        /* the mod/ref/alloc arrays, back to back */
+  LLVMValueRef *callee_values; /* resolved callees per call, back to back */
+  uint32_t *call_callee_first, *call_callee_count;
+  weir_llvm_memory_stats stats;
+  const weir_llvm_config *config;
+};
+
+/* ---- sets.c ---------------------------------------------------------------- */
+void pta_set_push(weir_llvm_memory *m, pta_set *s, uint32_t value);
+int pta_set_has(const pta_set *s, uint32_t value);
+/* Inserts into a sorted set; 1 when it was new. */
+int pta_set_insert(weir_llvm_memory *m, pta_set *s, uint32_t value);
+/* to ∪= from (both sorted); the new elements are appended to `added` (sorted)
+ * when it is not NULL. Returns how many were new. */
+uint32_t pta_set_union(weir_llvm_memory *m, pta_set *to, const uint32_t *from, uint32_t n, pta_set *added);
+void pta_set_sort_unique(pta_set *s);
+void pta_set_free(pta_set *s);
+
+uint32_t pta_map_get(const pta_map *map, uint64_t key);
+void pta_map_put(weir_llvm_memory *m, pta_map *map, uint64_t key, uint32_t value);
+void pta_map_free(pta_map *map);
+
+/* ---- objects.c ---------------------------------------------------------------- */
+/* The object of `site` (tag distinguishes two objects of one site), made on
+ * first use; PTA_NONE when out of memory. */
+uint32_t pta_object_get(weir_llvm_memory *m, LLVMValueRef site, uint32_t tag, weir_llvm_object_kind kind,
+                    LLVMValueRef function, LLVMTypeRef type);
+uint32_t pta_object_find(const weir_llvm_memory *m, LLVMValueRef site, uint32_t tag);
+/* The location of object at offset (wrapped, normalised to a field start
+ * for typed objects, collapsed when the object cannot be followed). */
+uint32_t pta_location(weir_llvm_memory *m, uint32_t object, int64_t offset);
+/* field(l, offset, delta): the location `offset` bytes of struct indices
+ * and `delta` bytes of pointer arithmetic past location l. */
+uint32_t pta_field(weir_llvm_memory *m, uint32_t location, int64_t offset, int64_t delta);
+void pta_object_name(weir_llvm_memory *m, uint32_t object, const char *prefix, LLVMValueRef value);
+int pta_can_hold_pointer(const weir_llvm_memory *m, LLVMTypeRef type);
+/* Offsets inside `type` where a pointer may be kept (up to capacity). */
+uint32_t pta_pointer_fields(const weir_llvm_memory *m, LLVMTypeRef type, uint64_t *out, uint32_t capacity);
+uint64_t pta_type_size(const weir_llvm_memory *m, LLVMTypeRef type);
+/* The layout a heap block or external memory is used with, or NULL. */
+LLVMTypeRef pta_layout_of(LLVMValueRef value);
+/* Empties locations and makes every object's offset 0 again. */
+void pta_locations_reset(weir_llvm_memory *m);
+
+/* ---- graph.c ---------------------------------------------------------------- */
+void pta_graph_reset(weir_llvm_memory *m);
+uint32_t pta_node_new(weir_llvm_memory *m);
+/* The node of a value (instruction, argument, constant); PTA_NONE when the
+ * value cannot carry a pointer (null, integers constants, metadata). */
+uint32_t pta_value(weir_llvm_memory *m, LLVMValueRef value);
+void pta_addr(weir_llvm_memory *m, uint32_t node, uint32_t location);
+void pta_copy(weir_llvm_memory *m, uint32_t from, uint32_t to);
+void pta_complex(weir_llvm_memory *m, pta_kind kind, uint32_t node, uint32_t a, uint32_t b, int64_t offset,
+                 int64_t delta);
+void pta_push(weir_llvm_memory *m, uint32_t node);
+/* Contents behind dst ⊇ contents behind src, field by field (memcpy). */
+void pta_memcpy(weir_llvm_memory *m, uint32_t dst, uint32_t src);
+/* to ∪= v[0..n) (sorted); the new part goes to to's delta and to is queued. */
+void pta_propagate(weir_llvm_memory *m, uint32_t to, const uint32_t *v, uint32_t n);
+/* The GEP's constant byte offsets: struct indices into *offset, constant
+ * scalar pointer arithmetic into *delta. */
+void pta_gep_offsets(const weir_llvm_memory *m, LLVMValueRef gep, int64_t *offset, int64_t *delta);
+
+/* ---- calls.c ---------------------------------------------------------------- */
+uint32_t pta_fn(const weir_llvm_memory *m, LLVMValueRef fn);
+void pta_functions_prepare(weir_llvm_memory *m);
+void pta_call_site(weir_llvm_memory *m, LLVMValueRef call);
+/* Binds the call to target `fn` (from the solver, for indirect calls). */
+void pta_bind(weir_llvm_memory *m, uint32_t call_index, LLVMValueRef fn);
+int pta_is_intrinsic(LLVMValueRef fn);
+
+/* ---- constraints.c ---------------------------------------------------------- */
+void pta_generate(weir_llvm_memory *m);
+/* Gives the pointer parameters of unreached functions their external
+ * objects; returns how many were added. */
+uint32_t pta_unreached_parameters(weir_llvm_memory *m);
+
+/* ---- cycles.c ---------------------------------------------------------------- */
+uint32_t pta_find(weir_llvm_memory *m, uint32_t node);
+void pta_collapse_cycles(weir_llvm_memory *m);
+
+/* ---- solve.c ---------------------------------------------------------------- */
+void pta_solve(weir_llvm_memory *m);
+/* Applies constraint `con` (attached to `node`) to the locations given. */
+void pta_apply(weir_llvm_memory *m, uint32_t con, uint32_t node, const uint32_t *locations, uint32_t n);
+
+/* ---- memory.c ---------------------------------------------------------------- */
+/* The final points-to set of any value (no type filter). */
+size_t pta_points_to(const weir_llvm_memory *m, LLVMValueRef pointer, const uint32_t **locations);
+
+/* ---- modref.c --------------------------------------------------------------- */
+void pta_modref(weir_llvm_memory *m);
+
+#endif

@@ -1,0 +1,169 @@
+/* Sorted uint32 sets and a uint64 -> uint32 hash map for the points-to
+ * solver. Allocation failure sets m->failed and leaves the set as it was,
+ * so the build checks once at the end. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/llvm/memory/pta.h"
+
+static int reserve(weir_llvm_memory *m, pta_set *s, uint32_t need) {
+  if (need <= s->cap) return 1;
+  if (m->failed) return 0;
+  uint32_t cap = s->cap ? s->cap : 4;
+  while (cap < need) cap *= 2;
+  uint32_t *v = realloc(s->v, (size_t)cap * sizeof *v);
+  if (!v) {
+    m->failed = 1;
+    return 0;
+  }
+  s->v = v;
+  s->cap = cap;
+  return 1;
+}
+
+void pta_set_push(weir_llvm_memory *m, pta_set *s, uint32_t value) {
+  if (reserve(m, s, s->n + 1)) s->v[s->n++] = value;
+}
+
+static uint32_t lower_bound(const pta_set *s, uint32_t value) {
+  uint32_t lo = 0, hi = s->n;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (s->v[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+int pta_set_has(const pta_set *s, uint32_t value) {
+  uint32_t at = lower_bound(s, value);
+  return at < s->n && s->v[at] == value;
+}
+
+int pta_set_insert(weir_llvm_memory *m, pta_set *s, uint32_t value) {
+  uint32_t at = lower_bound(s, value);
+  if (at < s->n && s->v[at] == value) return 0;
+  if (!reserve(m, s, s->n + 1)) return 0;
+  memmove(s->v + at + 1, s->v + at, (size_t)(s->n - at) * sizeof *s->v);
+  s->v[at] = value;
+  s->n++;
+  return 1;
+}
+
+/* Merges from the back so that `to` grows in place. */
+uint32_t pta_set_union(weir_llvm_memory *m, pta_set *to, const uint32_t *from, uint32_t n, pta_set *added) {
+  if (n == 0) return 0;
+  uint32_t fresh = 0, i = 0, j = 0;
+  if ((uint64_t)n * 16 < to->n) {
+    /* a small delta into a big set: mostly nothing new, found by search */
+    for (uint32_t k = 0; k < n; ++k) fresh += !pta_set_has(to, from[k]);
+    if (fresh == 0) return 0;
+    fresh = 0;
+  }
+  while (j < n) { /* count the new elements first */
+    if (i < to->n && to->v[i] < from[j]) ++i;
+    else {
+      if (i == to->n || to->v[i] != from[j]) ++fresh;
+      else ++i;
+      ++j;
+    }
+  }
+  if (fresh == 0 || !reserve(m, to, to->n + fresh)) return 0;
+  if (added && !reserve(m, added, added->n + fresh)) return 0;
+  if (added) {
+    uint32_t a = 0, b = 0;
+    for (; b < n; ++b) {
+      while (a < to->n && to->v[a] < from[b]) ++a;
+      if (a == to->n || to->v[a] != from[b]) added->v[added->n++] = from[b];
+    }
+  }
+  int64_t r = (int64_t)to->n - 1, k = (int64_t)n - 1, w = (int64_t)to->n + fresh - 1;
+  while (k >= 0) {
+    if (r >= 0 && to->v[r] > from[k]) to->v[w--] = to->v[r--];
+    else if (r >= 0 && to->v[r] == from[k]) {
+      to->v[w--] = to->v[r--];
+      --k;
+    } else to->v[w--] = from[k--];
+  }
+  to->n += fresh;
+  return fresh;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+void pta_set_sort_unique(pta_set *s) {
+  if (s->n < 2) return;
+  qsort(s->v, s->n, sizeof *s->v, cmp_u32);
+  uint32_t w = 1;
+  for (uint32_t r = 1; r < s->n; ++r)
+    if (s->v[r] != s->v[w - 1]) s->v[w++] = s->v[r];
+  s->n = w;
+}
+
+void pta_set_free(pta_set *s) {
+  free(s->v);
+  memset(s, 0, sizeof *s);
+}
+
+static size_t hash_u64(uint64_t x, size_t cap) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return (size_t)x & (cap - 1);
+}
+
+static int map_grow(weir_llvm_memory *m, pta_map *map) {
+  size_t cap = map->cap ? map->cap * 2 : 1024;
+  uint64_t *keys = malloc(cap * sizeof *keys);
+  uint32_t *values = malloc(cap * sizeof *values);
+  if (!keys || !values) {
+    free(keys);
+    free(values);
+    m->failed = 1;
+    return 0;
+  }
+  memset(keys, 0xff, cap * sizeof *keys);
+  for (size_t i = 0; i < map->cap; ++i) {
+    if (map->keys[i] == UINT64_MAX) continue;
+    size_t h = hash_u64(map->keys[i], cap);
+    while (keys[h] != UINT64_MAX) h = (h + 1) & (cap - 1);
+    keys[h] = map->keys[i];
+    values[h] = map->values[i];
+  }
+  free(map->keys);
+  free(map->values);
+  map->keys = keys;
+  map->values = values;
+  map->cap = cap;
+  return 1;
+}
+
+uint32_t pta_map_get(const pta_map *map, uint64_t key) {
+  if (!map->cap) return PTA_NONE;
+  size_t h = hash_u64(key, map->cap);
+  while (map->keys[h] != UINT64_MAX) {
+    if (map->keys[h] == key) return map->values[h];
+    h = (h + 1) & (map->cap - 1);
+  }
+  return PTA_NONE;
+}
+
+void pta_map_put(weir_llvm_memory *m, pta_map *map, uint64_t key, uint32_t value) {
+  if ((map->count + 1) * 2 > map->cap && !map_grow(m, map)) return;
+  size_t h = hash_u64(key, map->cap);
+  while (map->keys[h] != UINT64_MAX && map->keys[h] != key) h = (h + 1) & (map->cap - 1);
+  if (map->keys[h] == UINT64_MAX) map->count++;
+  map->keys[h] = key;
+  map->values[h] = value;
+}
+
+void pta_map_free(pta_map *map) {
+  free(map->keys);
+  free(map->values);
+  memset(map, 0, sizeof *map);
+}

@@ -1,0 +1,126 @@
+/* The worklist solver with difference propagation: a popped node pushes
+ * only what it gained since it was last popped (its delta) along its copy
+ * edges and into its complex constraints, which add copy edges (loads,
+ * stores, memcpy, calls) as locations show up. New locations are matched
+ * against the memcpy watchers of their object. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/llvm/memory/pta.h"
+
+/* Field by field from the object of `src` (from its offset on) into the
+ * object of `dst`; remembered so that later fields of src follow too. */
+static void copy_pair(weir_llvm_memory *m, uint32_t src, uint32_t dst) {
+  uint64_t key = (uint64_t)src << 32 | dst;
+  if (pta_map_get(&m->watch_key, key) != PTA_NONE) return;
+  pta_map_put(m, &m->watch_key, key, 1);
+  uint32_t object = m->loc_object[src];
+  int64_t base = m->loc_offset[src];
+  uint32_t watcher = m->watch.n / 2;
+  pta_set_push(m, &m->watch, (uint32_t)base);
+  pta_set_push(m, &m->watch, dst);
+  pta_set_push(m, &m->objects[object].watchers, watcher);
+  for (uint32_t k = 0; k < m->objects[object].locs.n; ++k) {
+    uint32_t field = m->objects[object].locs.v[k];
+    int64_t off = m->loc_offset[field] - base;
+    if (off < 0) continue;
+    uint32_t to = pta_field(m, dst, off, 0);
+    if (to != PTA_NONE) pta_copy(m, m->loc_node[field], m->loc_node[to]);
+  }
+}
+
+static void new_locations(weir_llvm_memory *m) {
+  for (uint32_t k = 0; k < m->new_locs.n && !m->failed; ++k) {
+    uint32_t location = m->new_locs.v[k], object = m->loc_object[location];
+    for (uint32_t w = 0; w < m->objects[object].watchers.n; ++w) {
+      uint32_t watcher = m->objects[object].watchers.v[w];
+      int64_t off = m->loc_offset[location] - (int64_t)m->watch.v[2 * watcher];
+      if (off < 0) continue;
+      uint32_t to = pta_field(m, m->watch.v[2 * watcher + 1], off, 0);
+      if (to != PTA_NONE) pta_copy(m, m->loc_node[location], m->loc_node[to]);
+    }
+  }
+  m->new_locs.n = 0;
+}
+
+static void call_targets(weir_llvm_memory *m, uint32_t record, const uint32_t *locations, uint32_t n) {
+  for (uint32_t k = 0; k < n; ++k) {
+    const pta_object *o = &m->objects[m->loc_object[locations[k]]];
+    if (o->pub.kind == WEIR_LLVM_OBJECT_FUNCTION && o->pub.site) pta_bind(m, record, o->pub.site);
+  }
+}
+
+static void offsets(weir_llvm_memory *m, const pta_constraint *c, const uint32_t *locations, uint32_t n) {
+  pta_set moved = {0};
+  for (uint32_t k = 0; k < n; ++k) {
+    uint32_t to = pta_field(m, locations[k], c->offset, c->delta);
+    if (to != PTA_NONE) pta_set_push(m, &moved, to);
+  }
+  pta_set_sort_unique(&moved);
+  pta_propagate(m, c->a, moved.v, moved.n);
+  pta_set_free(&moved);
+}
+
+void pta_apply(weir_llvm_memory *m, uint32_t con, uint32_t node, const uint32_t *locations, uint32_t n) {
+  pta_constraint c = m->cons[con];
+  /* cycle elimination may have merged the nodes it names */
+  if (c.kind != PTA_CALL) c.a = pta_find(m, c.a);
+  if (c.kind == PTA_MEMCPY) c.b = pta_find(m, c.b);
+  switch (c.kind) {
+  case PTA_LOAD:
+    for (uint32_t k = 0; k < n; ++k) pta_copy(m, m->loc_node[locations[k]], c.a);
+    break;
+  case PTA_STORE:
+    for (uint32_t k = 0; k < n; ++k) pta_copy(m, c.a, m->loc_node[locations[k]]);
+    break;
+  case PTA_OFFSET: offsets(m, &c, locations, n); break;
+  case PTA_CALL: call_targets(m, c.a, locations, n); break;
+  case PTA_MEMCPY:
+    /* node is the destination pointer, the source pointer, or both */
+    for (uint32_t k = 0; k < n; ++k) {
+      if (node == c.a)
+        for (uint32_t s = 0; s < m->nodes[c.b].pts.n; ++s)
+          copy_pair(m, m->nodes[c.b].pts.v[s], locations[k]);
+      if (node == c.b)
+        for (uint32_t d = 0; d < m->nodes[c.a].pts.n; ++d)
+          copy_pair(m, locations[k], m->nodes[c.a].pts.v[d]);
+    }
+    break;
+  }
+}
+
+/* Runs until the worklist is empty. */
+void pta_solve(weir_llvm_memory *m) {
+  pta_set work = {0};
+  while (!m->failed) {
+    if (m->new_locs.n) {
+      new_locations(m);
+      continue;
+    }
+    if (m->edge_key.count >= m->next_cycle_check) {
+      pta_collapse_cycles(m);
+      m->next_cycle_check = m->edge_key.count + m->edge_key.count / 4 + 4096;
+    }
+    if (m->queue_head == m->queue.n) break;
+    uint32_t node = m->queue.v[m->queue_head++];
+    if (m->queue_head == m->queue.n) m->queue_head = m->queue.n = 0;
+    else if (m->queue_head > 4096 && m->queue_head * 2 > m->queue.n) {
+      memmove(m->queue.v, m->queue.v + m->queue_head, (size_t)(m->queue.n - m->queue_head) * sizeof *m->queue.v);
+      m->queue.n -= m->queue_head;
+      m->queue_head = 0;
+    }
+    m->nodes[node].queued = 0;
+    if (m->rep[node] != node) continue; /* merged: its representative has it all */
+    m->stats.iterations++;
+    /* take the delta: what arrives while it is processed is a new delta */
+    pta_set_free(&work);
+    work = m->nodes[node].delta;
+    memset(&m->nodes[node].delta, 0, sizeof work);
+    if (work.n == 0) continue;
+    for (uint32_t k = 0; k < m->nodes[node].copy.n; ++k)
+      pta_propagate(m, m->nodes[node].copy.v[k], work.v, work.n);
+    for (uint32_t k = 0; k < m->nodes[node].complex.n; ++k)
+      pta_apply(m, m->nodes[node].complex.v[k], node, work.v, work.n);
+  }
+  pta_set_free(&work);
+}

@@ -1,0 +1,291 @@
+/* Writes the problem text: header, fact legend, procedures, then per
+ * function its edges, call and callee lines, and finally the seeds. The flow
+ * of an instruction sits on the edges that leave its node, so the facts that
+ * hold at a node are those before the instruction runs; a terminator's edge
+ * to a successor also carries that successor's phi assignments.
+ *
+ * Two passes over the same hooks. The first only collects the fact graph:
+ * an edge a -> b for every pair of every flow function (gen = 0 -> b) with
+ * a != b. A fact that no path of that graph reaches from the zero fact can
+ * never hold anywhere (identity keeps a fact, only pairs make new ones), so
+ * the second pass writes only the live facts, renumbered. On real programs
+ * most memory locations and values can never be tainted (uninitialised,
+ * freed): pruning them is what keeps the problem small. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/llvm/internal.h"
+
+typedef struct emitter {
+  weir_llvm_ctx *ctx;
+  weir_llvm_text *text;
+  int writing;             /* 0: collecting the fact graph, 1: writing */
+  weir_llvm_vec graph;     /* from, to pairs (first pass) */
+  weir_llvm_flow flow, flow2;
+  weir_llvm_text token;
+} emitter;
+
+/* ---- the fact graph and pruning ----------------------------------------- */
+static void collect(emitter *e, const weir_llvm_flow *flow) {
+  for (size_t k = 0; k + 1 < flow->pairs.n; k += 2) {
+    uint32_t from = flow->pairs.v[k], to = flow->pairs.v[k + 1];
+    if (from == to) continue;
+    weir_llvm_vec_push(&e->graph, from);
+    weir_llvm_vec_push(&e->graph, to);
+  }
+}
+
+/* Live facts (reachable from 0) get consecutive numbers; the rest NONE. */
+static uint32_t *live_facts(emitter *e, uint32_t *live_count) {
+  uint32_t n = e->ctx->fact_count;
+  size_t edges = e->graph.n / 2;
+  uint32_t *start = calloc((size_t)n + 1, sizeof *start);
+  uint32_t *adj = malloc((edges ? edges : 1) * sizeof *adj);
+  uint32_t *map = malloc((size_t)n * sizeof *map);
+  uint32_t *queue = malloc((size_t)n * sizeof *queue);
+  if (!start || !adj || !map || !queue) {
+    free(start), free(adj), free(map), free(queue);
+    return NULL;
+  }
+  for (size_t k = 0; k < edges; ++k) start[e->graph.v[2 * k] + 1]++;
+  for (uint32_t f = 0; f < n; ++f) start[f + 1] += start[f];
+  uint32_t *fill = queue; /* reused as insertion cursors before the search */
+  memcpy(fill, start, (size_t)n * sizeof *fill);
+  for (size_t k = 0; k < edges; ++k) adj[fill[e->graph.v[2 * k]]++] = e->graph.v[2 * k + 1];
+  for (uint32_t f = 0; f < n; ++f) map[f] = WEIR_LLVM_NONE;
+  size_t head = 0, tail = 0;
+  map[0] = 0;
+  queue[tail++] = 0;
+  while (head < tail) {
+    uint32_t f = queue[head++];
+    for (uint32_t k = start[f]; k < start[f + 1]; ++k)
+      if (map[adj[k]] == WEIR_LLVM_NONE) map[adj[k]] = 0, queue[tail++] = adj[k];
+  }
+  /* Number in the original order so the legend reads like the analysis. */
+  uint32_t next = 0;
+  for (uint32_t f = 0; f < n; ++f)
+    if (map[f] != WEIR_LLVM_NONE) map[f] = next++;
+  free(start), free(adj), free(queue);
+  *live_count = next;
+  return map;
+}
+
+/* ---- writing ----------------------------------------------------------- */
+static void write_proc_name(emitter *e, uint32_t proc) {
+  size_t length = 0;
+  const char *name = LLVMGetValueName2(e->ctx->fns[proc].fn, &length);
+  int clean = length > 0;
+  for (size_t k = 0; k < length && clean; ++k)
+    if ((unsigned char)name[k] <= ' ' || name[k] == '#' || (unsigned char)name[k] >= 0x7f) clean = 0;
+  /* Names must be one token and unique; LLVM names are unique, so only odd
+   * ones (empty, quoted with spaces or non-ASCII bytes) get a numbered
+   * stand-in, with a leading '"' that no clean LLVM name can start with. */
+  if (clean && name[0] != '"') weir_llvm_text_put(e->text, name, length);
+  else weir_llvm_text_printf(e->text, "\"anonymous.%u", proc);
+}
+
+static void write_header(emitter *e, uint32_t live) {
+  weir_llvm_ctx *ctx = e->ctx;
+  weir_llvm_text_printf(e->text,
+                        "weir-ifds 1\n# %s analysis of %s (weir analyze, LLVM frontend)\n"
+                        "# %u of %u facts can hold somewhere (the rest were pruned)\n"
+                        "facts %u\nprocs %u\nnodes %u\n",
+                        weir_llvm_analysis_name(ctx->analysis), ctx->out->name, live, ctx->fact_count,
+                        live, ctx->fn_count, ctx->node_count);
+  weir_llvm_text_put(e->text, "# fact 0 zero\n", 14);
+  for (uint32_t f = 1; f < ctx->fact_count; ++f) {
+    if (ctx->fact_map[f] == WEIR_LLVM_NONE) continue;
+    weir_llvm_text_printf(e->text, "# fact %u ", ctx->fact_map[f]);
+    ctx->hooks->describe(ctx, f, e->text);
+    weir_llvm_text_put(e->text, "\n", 1);
+  }
+  for (uint32_t p = 0; p < ctx->fn_count; ++p) {
+    weir_llvm_text_printf(e->text, "proc %u ", p);
+    write_proc_name(e, p);
+    weir_llvm_text_printf(e->text, " %u %u\n", ctx->fns[p].first, ctx->fns[p].last);
+  }
+}
+
+/* Writes (second pass) or collects (first pass) one flow function. */
+static void put_flow(emitter *e, weir_llvm_text *text, weir_llvm_flow *flow) {
+  if (e->writing) weir_llvm_flow_write_mapped(text, flow, e->ctx->fact_map);
+  else collect(e, flow);
+}
+
+static void write_edge(emitter *e, uint32_t from, uint32_t to, weir_llvm_flow *flow) {
+  if (!e->writing) {
+    collect(e, flow);
+    return;
+  }
+  weir_llvm_text_printf(e->text, "edge %u %u ", from, to);
+  put_flow(e, e->text, flow);
+  weir_llvm_text_put(e->text, "\n", 1);
+  e->ctx->out->stats.edges++;
+}
+
+static uint32_t first_node(const weir_llvm_ctx *ctx, LLVMBasicBlockRef block) {
+  return ctx->node_of[weir_llvm_vid(ctx, LLVMGetFirstInstruction(block))];
+}
+
+static void write_call(emitter *e, LLVMValueRef call, uint32_t vid, uint32_t node) {
+  weir_llvm_ctx *ctx = e->ctx;
+  uint32_t ret = node + 1;
+  weir_llvm_flow_reset(&e->flow, 1);
+  ctx->hooks->call_to_return(ctx, call, &e->flow);
+  if (e->writing) weir_llvm_text_printf(e->text, "call %u %u ", node, ret);
+  put_flow(e, e->text, &e->flow);
+  if (e->writing) weir_llvm_text_put(e->text, "\n", 1), ctx->out->stats.call_sites++;
+  for (uint32_t k = 0; k < ctx->callee_count[vid]; ++k) {
+    uint32_t proc = ctx->callees.v[ctx->callee_first[vid] + k];
+    weir_llvm_flow_reset(&e->flow, 0);
+    weir_llvm_flow_reset(&e->flow2, 0);
+    ctx->hooks->callee(ctx, call, proc, &e->flow, &e->flow2);
+    if (e->writing) weir_llvm_text_printf(e->text, "callee %u %u ", node, proc);
+    put_flow(e, e->text, &e->flow);
+    if (e->writing) weir_llvm_text_put(e->text, " ", 1);
+    put_flow(e, e->text, &e->flow2);
+    if (e->writing) weir_llvm_text_put(e->text, "\n", 1), ctx->out->stats.callee_lines++;
+  }
+  /* The return site leads to the next instruction unchanged. */
+  weir_llvm_flow_reset(&e->flow, 1);
+  write_edge(e, ret, ctx->node_of[weir_llvm_vid(ctx, LLVMGetNextInstruction(call))], &e->flow);
+}
+
+/* The edge of a terminator to one successor: its own effect, then the
+ * successor's phis taking their values from this block. */
+static void write_successor(emitter *e, LLVMValueRef term, uint32_t node, LLVMBasicBlockRef succ) {
+  weir_llvm_ctx *ctx = e->ctx;
+  weir_llvm_flow_reset(&e->flow2, 1);
+  ctx->hooks->plain(ctx, term, &e->flow2);
+  LLVMBasicBlockRef here = LLVMGetInstructionParent(term);
+  for (LLVMValueRef phi = LLVMGetFirstInstruction(succ); phi && LLVMIsAPHINode(phi);
+       phi = LLVMGetNextInstruction(phi)) {
+    unsigned count = LLVMCountIncoming(phi);
+    for (unsigned k = 0; k < count; ++k)
+      if (LLVMGetIncomingBlock(phi, k) == here) {
+        ctx->hooks->move(ctx, LLVMGetIncomingValue(phi, k), phi, &e->flow2);
+        break;
+      }
+  }
+  write_edge(e, node, first_node(ctx, succ), &e->flow2);
+}
+
+static void write_plain(emitter *e, LLVMValueRef inst, uint32_t proc, uint32_t node) {
+  weir_llvm_ctx *ctx = e->ctx;
+  if (LLVMIsATerminatorInst(inst) && !LLVMIsAReturnInst(inst)) {
+    /* Several successors may be the same block (switch cases): one edge each. */
+    unsigned count = LLVMGetNumSuccessors(inst);
+    for (unsigned s = 0; s < count; ++s) {
+      LLVMBasicBlockRef succ = LLVMGetSuccessor(inst, s);
+      int seen = 0;
+      for (unsigned t = 0; t < s && !seen; ++t) seen = LLVMGetSuccessor(inst, t) == succ;
+      if (!seen) write_successor(e, inst, node, succ);
+    }
+    return;
+  }
+  weir_llvm_flow_reset(&e->flow, 1);
+  if (!LLVMIsAPHINode(inst) &&
+      !(LLVMIsACallInst(inst) && weir_llvm_classify_call(ctx, inst) == WEIR_LLVM_CALL_IGNORED))
+    ctx->hooks->plain(ctx, inst, &e->flow);
+  uint32_t next = LLVMIsAReturnInst(inst) ? ctx->fns[proc].last
+                                          : ctx->node_of[weir_llvm_vid(ctx, LLVMGetNextInstruction(inst))];
+  write_edge(e, node, next, &e->flow);
+}
+
+static void write_function(emitter *e, uint32_t proc) {
+  weir_llvm_ctx *ctx = e->ctx;
+  LLVMValueRef f = ctx->fns[proc].fn;
+  if (e->writing) {
+    weir_llvm_text_printf(e->text, "# %u: ", proc);
+    write_proc_name(e, proc);
+    weir_llvm_text_put(e->text, "\n", 1);
+  }
+  weir_llvm_flow_reset(&e->flow, 1);
+  if (ctx->hooks->entry) ctx->hooks->entry(ctx, proc, &e->flow);
+  write_edge(e, ctx->fns[proc].first, first_node(ctx, LLVMGetEntryBasicBlock(f)), &e->flow);
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+      uint32_t vid = weir_llvm_vid(ctx, i);
+      uint32_t node = ctx->node_of[vid];
+      if (ctx->callee_count[vid]) write_call(e, i, vid, node);
+      else write_plain(e, i, proc, node);
+      if (e->writing) {
+        weir_llvm_note_node(ctx, node, i);
+        ctx->hooks->check(ctx, i, node);
+      }
+    }
+}
+
+/* Entry points: main, and every function no resolved call reaches (library
+ * API, callbacks handed to external code, dead code), in the zero context. */
+static void write_seeds(emitter *e) {
+  weir_llvm_ctx *ctx = e->ctx;
+  for (uint32_t p = 0; p < ctx->fn_count; ++p) {
+    size_t length = 0;
+    const char *name = LLVMGetValueName2(ctx->fns[p].fn, &length);
+    int is_main = length == 4 && memcmp(name, "main", 4) == 0;
+    if (!is_main && ctx->fns[p].incoming) continue;
+    weir_llvm_text_printf(e->text, "seed %u 0\n", ctx->fns[p].first);
+    ctx->out->stats.seeds++;
+  }
+}
+
+/* Checks were recorded with analysis fact numbers: renumber, drop the dead. */
+static void map_checks(weir_llvm_ctx *ctx) {
+  weir_llvm_problem *out = ctx->out;
+  size_t kept = 0;
+  for (size_t c = 0; c < out->check_count; ++c) {
+    weir_llvm_check check = out->checks[c];
+    uint32_t live = 0;
+    for (uint32_t k = 0; k < check.fact_count; ++k) {
+      uint32_t f = out->check_facts.v[check.fact_first + k];
+      uint32_t mapped = f < ctx->fact_count ? ctx->fact_map[f] : WEIR_LLVM_NONE;
+      if (mapped != WEIR_LLVM_NONE) out->check_facts.v[check.fact_first + live++] = mapped;
+    }
+    check.fact_count = live;
+    if (live) out->checks[kept++] = check;
+    else free(check.message);
+  }
+  out->check_count = kept;
+}
+
+static int emitter_failed(const emitter *e) {
+  return e->text->failed || e->token.failed || e->flow.kills.failed || e->flow.pairs.failed ||
+         e->flow2.kills.failed || e->flow2.pairs.failed || e->graph.failed || e->ctx->out->failed ||
+         e->ctx->failed;
+}
+
+weir_status weir_llvm_emit(weir_llvm_ctx *ctx) {
+  emitter e = {.ctx = ctx, .text = &ctx->out->text};
+  for (uint32_t p = 0; p < ctx->fn_count; ++p) write_function(&e, p);
+  uint32_t live = 0;
+  uint32_t *map = emitter_failed(&e) ? NULL : live_facts(&e, &live);
+  weir_llvm_vec_free(&e.graph);
+  int failed = !map;
+  if (map) {
+    ctx->fact_map = map;
+    e.writing = 1;
+    write_header(&e, live);
+    for (uint32_t p = 0; p < ctx->fn_count; ++p) write_function(&e, p);
+    write_seeds(&e);
+    map_checks(ctx);
+    failed = emitter_failed(&e);
+  }
+  weir_llvm_flow_free(&e.flow);
+  weir_llvm_flow_free(&e.flow2);
+  weir_llvm_text_free(&e.token);
+  ctx->fact_map = NULL;
+  free(map);
+  if (failed)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "analyze %s: no memory for the problem text (%zu bytes so far). Fix: free "
+                     "memory or analyse a smaller module",
+                     ctx->out->name, e.text->n);
+  ctx->out->stats.nodes = ctx->node_count;
+  ctx->out->stats.facts = live;
+  ctx->out->stats.facts_before_pruning = ctx->fact_count;
+  ctx->out->stats.functions = ctx->fn_count;
+  ctx->out->stats.checks = (uint32_t)ctx->out->check_count;
+  ctx->out->stats.text_bytes = e.text->n;
+  return WEIR_OK;
+}

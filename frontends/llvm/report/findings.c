@@ -1,0 +1,186 @@
+/* Findings: the checks whose facts hold in a solver's result (a check that
+ * lists the zero fact fires wherever its node is reachable), their source and
+ * code flow, one finding per (rule, location, source), and the
+ * compiler-style printing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/llvm/report/report.h"
+
+static int holds(const weir_ifds_result *r, uint32_t node, uint32_t fact) {
+  uint64_t lo = 0, hi = r->hold_count;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (r->hold_node[mid] < node || (r->hold_node[mid] == node && r->hold_fact[mid] < fact)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < r->hold_count && r->hold_node[lo] == node && r->hold_fact[lo] == fact;
+}
+
+static weir_llvm_location location(const weir_llvm_loc *loc) {
+  weir_llvm_location l = {loc->file, loc->line, loc->column, loc->function, loc->instruction, loc->text};
+  return l;
+}
+
+static int cmp_u32(uint32_t a, uint32_t b) { return a < b ? -1 : a > b; }
+
+/* Where a finding is: file, line, column; without debug info the node. */
+static int cmp_where(const weir_llvm_finding *x, const weir_llvm_finding *y) {
+  int c = strcmp(x->where.file, y->where.file);
+  if (c) return c;
+  if ((c = cmp_u32(x->where.line, y->where.line))) return c;
+  if ((c = cmp_u32(x->where.column, y->where.column))) return c;
+  return x->where.line ? 0 : cmp_u32(x->node, y->node);
+}
+
+static int cmp_source(const weir_llvm_finding *x, const weir_llvm_finding *y) {
+  if (x->has_source != y->has_source) return x->has_source ? 1 : -1;
+  if (!x->has_source) return 0;
+  int c = strcmp(x->source_name, y->source_name);
+  if (c) return c;
+  if ((c = strcmp(x->source.file, y->source.file))) return c;
+  if ((c = cmp_u32(x->source.line, y->source.line))) return c;
+  return cmp_u32(x->source.column, y->source.column);
+}
+
+/* The identity of a finding: (location, rule, source). */
+static int cmp_key(const weir_llvm_finding *x, const weir_llvm_finding *y) {
+  int c = cmp_where(x, y);
+  if (c) return c;
+  if ((c = strcmp(x->rule, y->rule))) return c;
+  return cmp_source(x, y);
+}
+
+/* Source order, like a compiler; within one key the lowest node first (the
+ * one that is kept), then the message (several arguments of one call). */
+static int cmp_finding(const void *a, const void *b) {
+  const weir_llvm_finding *x = a, *y = b;
+  int c = cmp_key(x, y);
+  if (c) return c;
+  if ((c = cmp_u32(x->node, y->node))) return c;
+  return strcmp(x->message, y->message);
+}
+
+/* Sorts and keeps one finding per (rule, location, source): clang gives
+ * several IR instructions of one expression the same file:line:col. */
+static void deduplicate(weir_llvm_findings *out) {
+  if (out->count > 1) qsort(out->items, out->count, sizeof *out->items, cmp_finding);
+  size_t kept = 0;
+  for (size_t k = 0; k < out->count; ++k) {
+    if (kept && cmp_key(&out->items[kept - 1], &out->items[k]) == 0) {
+      free(out->items[k].steps);
+      continue;
+    }
+    out->items[kept++] = out->items[k];
+  }
+  out->count = kept;
+}
+
+/* The first fact of the check that holds at its node; 0 when none does
+ * (fact 0 itself holds wherever the node is reachable). */
+static int fired(const weir_llvm_problem *problem, const weir_llvm_check *check,
+                 const weir_ifds_result *result, uint32_t *fact) {
+  for (uint32_t k = 0; k < check->fact_count; ++k) {
+    uint32_t f = problem->check_facts.v[check->fact_first + k];
+    if (holds(result, check->node, f)) {
+      *fact = f;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+typedef struct tracer {
+  weir_llvm_witness *witness;
+  weir_llvm_codeflow *flow;
+  weir_llvm_vec path;
+} tracer;
+
+/* The source and code flow of a finding (made on first use: most problems
+ * without findings never pay for the search structures). */
+static weir_status trace(tracer *t, const weir_llvm_problem *problem, const weir_ifds_problem *loaded,
+                         const weir_ifds_result *result, weir_llvm_finding *finding) {
+  if (problem->source_count == 0 || finding->fact == 0) return WEIR_OK;
+  if (!t->witness) WEIR_TRY(weir_llvm_witness_new(problem, loaded, result, &t->witness));
+  if (!t->flow) WEIR_TRY(weir_llvm_codeflow_new(problem, loaded, &t->flow));
+  uint32_t source = weir_llvm_witness_path(t->witness, finding->node, finding->fact, &t->path);
+  if (t->path.failed)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for a witness path. Fix: free memory");
+  if (source == WEIR_LLVM_NONE) return WEIR_OK;
+  finding->has_source = 1;
+  finding->source = location(&problem->locs[problem->sources[source].loc]);
+  finding->source_name = problem->sources[source].name;
+  return weir_llvm_codeflow_steps(t->flow, &t->path, finding);
+}
+
+weir_status weir_llvm_findings_collect(const weir_llvm_problem *problem, const weir_ifds_problem *loaded,
+                                       const weir_ifds_result *result, weir_llvm_findings *out) {
+  memset(out, 0, sizeof *out);
+  if (loaded->node_count != problem->stats.nodes || loaded->fact_count != problem->stats.facts)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "analyze %s: the solved problem has %u nodes and %u facts, the frontend built %u "
+                     "and %u. Fix: solve the problem loaded from this frontend's text",
+                     problem->name, loaded->node_count, loaded->fact_count, problem->stats.nodes,
+                     problem->stats.facts);
+  out->items = calloc(problem->check_count ? problem->check_count : 1, sizeof *out->items);
+  if (!out->items) return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for findings. Fix: free memory");
+  tracer t = {0};
+  weir_status s = WEIR_OK;
+  for (size_t c = 0; c < problem->check_count && s == WEIR_OK; ++c) {
+    const weir_llvm_check *check = &problem->checks[c];
+    uint32_t fact = 0;
+    if (!fired(problem, check, result, &fact)) continue;
+    weir_llvm_finding *finding = &out->items[out->count++];
+    finding->rule = weir_llvm_rule_info_of(check->rule)->id;
+    finding->message = check->message;
+    finding->where = location(&problem->locs[check->loc]);
+    finding->node = check->node;
+    finding->fact = fact;
+    s = trace(&t, problem, loaded, result, finding);
+  }
+  weir_llvm_witness_free(t.witness);
+  weir_llvm_codeflow_free(t.flow);
+  weir_llvm_vec_free(&t.path);
+  if (s != WEIR_OK) {
+    weir_llvm_findings_free(out);
+    return s;
+  }
+  deduplicate(out);
+  return WEIR_OK;
+}
+
+void weir_llvm_findings_free(weir_llvm_findings *findings) {
+  if (!findings) return;
+  for (size_t k = 0; k < findings->count; ++k) free(findings->items[k].steps);
+  free(findings->items);
+  free(findings->source_root);
+  memset(findings, 0, sizeof *findings);
+}
+
+static void print_location(FILE *out, const char *root, const weir_llvm_location *l) {
+  weir_llvm_text path = {0};
+  weir_llvm_path_relative(root, l->file, &path);
+  const char *file = path.p && !path.failed ? path.p : l->file;
+  if (l->line) fprintf(out, "%s:%u:%u", file, l->line, l->column);
+  else fprintf(out, "%s: function '%s', instruction %u (%s)", file, l->function, l->instruction,
+               l->text ? l->text : "?");
+  weir_llvm_text_free(&path);
+}
+
+void weir_llvm_findings_print(const weir_llvm_problem *problem, const weir_llvm_findings *findings,
+                              FILE *out) {
+  (void)problem;
+  char *root = weir_llvm_report_root(findings);
+  for (size_t k = 0; k < findings->count; ++k) {
+    const weir_llvm_finding *f = &findings->items[k];
+    print_location(out, root, &f->where);
+    fprintf(out, ": warning: %s", f->message);
+    if (f->has_source) {
+      fprintf(out, " (source: '%s' at ", f->source_name);
+      print_location(out, root, &f->source);
+      fputc(')', out);
+    }
+    fprintf(out, " [%s]\n", f->rule);
+  }
+  free(root);
+}

@@ -1,0 +1,38 @@
+/* realloc may move the block: the old pointer must not be used after a
+ * successful realloc. The good function only uses the new pointer. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void bad(void) {
+  char *data = malloc(16);
+  if (data == NULL) return;
+  strcpy(data, "abc");
+  char *grown = realloc(data, 4096);
+  if (grown == NULL) {
+    free(data);
+    return;
+  }
+  puts(data); /* EXPECT weir-use-after-free */
+  free(grown);
+}
+
+static void good(void) {
+  char *data = malloc(16);
+  if (data == NULL) return;
+  strcpy(data, "abc");
+  char *grown = realloc(data, 4096);
+  if (grown == NULL) {
+    free(data);
+    return;
+  }
+  data = grown;
+  puts(data); /* EXPECT-NOT weir-use-after-free */
+  free(data);
+}
+
+int main(void) {
+  good();
+  bad();
+  return 0;
+}
