@@ -19,10 +19,36 @@ import statistics
 import subprocess
 import sys
 
-SUMMARY = re.compile(
-    r"weir analyze: (?P<analysis>\w+) of .*?: (?P<functions>\d+) functions, (?P<nodes>\d+) nodes, "
-    r"(?P<facts>\d+) facts; frontend (?P<frontend>[\d.]+) s, load (?P<load>[\d.]+) s; (?P<solver>[^:]+): "
-    r"(?P<path_edges>\d+) path edges in (?P<solve>[\d.]+) s; (?P<findings>\d+) findings?")
+# The summary line; the 46addf5 command and the current one differ in what
+# sits between the fields ("from N linked modules", "(parse ..., points-to
+# ...)", "prepared: ...", "on host"), so each field has its own pattern.
+FIELDS = {
+    "functions": r"(\d+) functions",
+    "nodes": r"(\d+) nodes",
+    "facts": r"(\d+) facts",
+    "frontend": r"frontend ([\d.]+) s",
+    "parse": r"parse ([\d.]+) s",
+    "prepare": r"prepare ([\d.]+) s",
+    "points_to": r"points-to ([\d.]+) s",
+    "load": r"load ([\d.]+) s",
+    "path_edges": r"(\d+) path edges",
+    "solve": r"path edges in ([\d.]+) s",
+    "findings": r"(\d+) findings?\b",
+}
+
+
+def parse_summary(stderr):
+    """The fields of the last `weir analyze:` line, or None."""
+    lines = [l for l in stderr.splitlines() if l.startswith("weir analyze: ") and "path edges" in l]
+    if not lines:
+        return None
+    out = {}
+    for key, pattern in FIELDS.items():
+        m = re.search(pattern, lines[-1])
+        out[key] = m.group(1) if m else None
+    return out if out["nodes"] and out["path_edges"] else None
+
+
 RSS = re.compile(r"Maximum resident set size \(kbytes\): (\d+)")
 WALL = re.compile(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)")
 
@@ -36,13 +62,13 @@ def run_once(cmd, timeout):
     wall_s = None
     if wall:
         wall_s = int(wall.group(1) or 0) * 3600 + int(wall.group(2)) * 60 + float(wall.group(3))
-    m = SUMMARY.search(p.stderr)
+    summary = parse_summary(p.stderr)
     note = ""
-    if not m:
+    if not summary:
         tail = [l for l in p.stderr.splitlines() if l.strip() and not l.startswith("\t")][-1:]
         note = "exit %d%s: %s" % (p.returncode, " (timeout)" if p.returncode == 124 else "",
                                   tail[0] if tail else "")
-    return (m.groupdict() if m else None, int(rss.group(1)) if rss else 0, wall_s, p.stdout, note)
+    return (summary, int(rss.group(1)) if rss else 0, wall_s, p.stdout, note)
 
 
 def measure(args, name, files, config, analysis, solver):
@@ -65,29 +91,36 @@ def measure(args, name, files, config, analysis, solver):
             break  # one run is enough to show it is slow
 
     def med(key):
-        return statistics.median(float(r[0][key]) for r in runs)
+        values = [float(r[0][key]) for r in runs if r[0][key] is not None]
+        return statistics.median(values) if values else None
 
     first = runs[0][0]
     return {"program": name, "analysis": analysis, "solver": solver, "ok": True, "runs": len(runs),
             "command": " ".join(cmd), "functions": int(first["functions"]), "nodes": int(first["nodes"]),
             "facts": int(first["facts"]), "path_edges": int(first["path_edges"]),
             "findings": int(first["findings"]), "seconds_frontend": med("frontend"),
-            "seconds_load": med("load"), "seconds_solve": med("solve"),
+            "seconds_load": med("load"), "seconds_solve": med("solve"), "seconds_parse": med("parse"),
+            "seconds_prepare": med("prepare"), "seconds_points_to": med("points_to"),
             "seconds_wall": statistics.median(r[2] for r in runs if r[2] is not None),
             "maxrss_kb": int(statistics.median(r[1] for r in runs))}
 
 
 def table(rows):
-    out = ["| program | analysis | solver | nodes | facts | path edges | frontend s | solve s | wall s | "
-           "peak RSS MB | findings | runs |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    def opt(v):
+        return "–" if v is None else "%.3f" % v
+
+    out = ["| program | analysis | solver | nodes | facts | path edges | frontend s | points-to s | prepare s | "
+           "solve s | wall s | peak RSS MB | findings | runs |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if not r["ok"]:
-            out.append("| %s | %s | %s | failed: %s |||||||||" % (r["program"], r["analysis"], r["solver"], r["note"]))
+            out.append("| %s | %s | %s | failed: %s |||||||||||" % (r["program"], r["analysis"], r["solver"],
+                                                                   r["note"]))
             continue
-        out.append("| %s | %s | %s | %d | %d | %d | %.3f | %.3f | %.2f | %.0f | %d | %d |" % (
+        out.append("| %s | %s | %s | %d | %d | %d | %s | %s | %s | %s | %.2f | %.0f | %d | %d |" % (
             r["program"], r["analysis"], r["solver"], r["nodes"], r["facts"], r["path_edges"],
-            r["seconds_frontend"], r["seconds_solve"], r["seconds_wall"], r["maxrss_kb"] / 1024.0,
-            r["findings"], r["runs"]))
+            opt(r["seconds_frontend"]), opt(r["seconds_points_to"]), opt(r["seconds_prepare"]),
+            opt(r["seconds_solve"]), r["seconds_wall"], r["maxrss_kb"] / 1024.0, r["findings"], r["runs"]))
     return "\n".join(out)
 
 

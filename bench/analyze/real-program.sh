@@ -30,6 +30,7 @@ for p in $pkgs; do
 done
 if [ -n "$missing" ]; then
   echo "real-program.sh: installing$missing (Debian packages)" >&2
+  # shellcheck disable=SC2086 # a list of package names
   if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing >&2; then
     echo "real-program.sh: apt-get install$missing failed. Fix: run 'apt-get update' as root, then rerun" >&2
     exit 1
@@ -39,11 +40,13 @@ tarball=/usr/src/bluez.tar.bz2
 [ -f "$tarball" ] || { echo "real-program.sh: $tarball missing although bluez-source is installed. Fix: apt-get install --reinstall bluez-source" >&2; exit 1; }
 mkdir -p "$out"
 src=$out/src/bluez-source
-if [ ! -f "$out/src/.unpacked" ] || [ "$tarball" -nt "$out/src/.unpacked" ]; then
+# Unpacked once per package version (the stamp holds the version).
+version=$(dpkg-query -W -f='${Version}' bluez-source)
+if [ "$(cat "$out/src/.unpacked" 2>/dev/null)" != "$version" ]; then
   rm -rf "$out/src"
   mkdir -p "$out/src"
   tar xjf "$tarball" -C "$out/src"
-  touch "$out/src/.unpacked"
+  echo "$version" > "$out/src/.unpacked"
 fi
 [ -f "$src/config.h" ] || { echo "real-program.sh: $src/config.h missing (bluez-source changed layout). Fix: configure the tree: (cd $src && ./configure --disable-systemd --disable-cups --disable-obex --disable-client)" >&2; exit 1; }
 
@@ -53,7 +56,7 @@ sources() { # FILE VAR
   awk -v var="$2" '
     $1 == var && ($2 == "=" || $2 == "+=") { on = 1; sub(/^[^=]*=/, "") }
     on { line = $0; cont = sub(/\\$/, "", line); print line; if (!cont) on = 0 }' "$1" |
-    tr ' \t' '\n\n' | grep '\.c$' | grep -v '^\$' || true
+    tr -s ' \t' '\n' | grep '\.c$' | grep -v '^\$' || true
 }
 own=$(sources "$src/Makefile.tools" monitor_btmon_SOURCES)
 libs="$(sources "$src/Makefile.am" lib_sources) $(sources "$src/Makefile.am" extra_sources)
@@ -70,8 +73,9 @@ compile_level() { # LEVEL (O0|O2)
   mkdir -p "$ir/own" "$ir/lib"
   # The flags of the Debian build that matter for the IR: config.h, the
   # tree's include directories, glib (att.c, log.c, settings.c).
+  # shellcheck disable=SC2016 # $0 and $1 belong to the inner shell
   for part in own libs; do
-    [ "$part" = own ] && list=$own dir=own || { list=$libs; dir=lib; }
+    if [ "$part" = own ]; then list=$own dir=own; else list=$libs dir=lib; fi
     for f in $list; do
       echo "$f $ir/$dir/$(echo "$f" | sed 's|[/.]|_|g').bc"
     done
@@ -92,7 +96,17 @@ compile_level() { # LEVEL (O0|O2)
   done
   echo "real-program.sh: btmon -$1: $(echo "$own" | wc -w) own files + $(echo "$libs" | wc -w) library files -> $out/btmon-$1.bc; $(wc -l < "$out/btmon-$1.files") per-file modules in $out/btmon-$1.files" >&2
 }
-compile_level O0
-compile_level O2
+# Compiled once per package version and clang (the stamp says which).
+for level in O0 O2; do
+  stamp="$version $("$clang" --version | head -1)"
+  if [ -f "$out/btmon-$level.bc" ] && [ -f "$out/btmon-$level.files" ] &&
+     [ "$(cat "$out/btmon-$level.stamp" 2>/dev/null)" = "$stamp" ]; then
+    echo "real-program.sh: $out/btmon-$level.bc is up to date" >&2
+    continue
+  fi
+  compile_level "$level"
+  echo "$stamp" > "$out/btmon-$level.stamp"
+done
+# shellcheck disable=SC2086 # a list of file names
 lines=$(cd "$src" && cat $own | wc -l)
 echo "real-program.sh: btmon's own sources: $(echo "$own" | wc -w) files, $lines lines of C" >&2

@@ -273,6 +273,26 @@ int weir_llvm_strong_target(const weir_llvm_ctx *ctx, uint32_t location);
 void weir_llvm_add_rule_check(weir_llvm_ctx *ctx, weir_llvm_finding_rule rule, uint32_t node,
                               const uint32_t *facts, size_t count, LLVMValueRef inst,
                               const char *message);
+/* A block copy (memcpy, strcpy, struct assignment) from the location
+ * `from` to `to`: appends (source, destination) pairs, field by field at
+ * equal offsets (a field the destination lacks lands on `to`). */
+void weir_llvm_block_pairs(const weir_llvm_ctx *ctx, uint32_t from, uint32_t to, weir_llvm_vec *out);
+/* The locations of `location`'s object from it on: [first, end). */
+void weir_llvm_block(const weir_llvm_ctx *ctx, uint32_t location, uint32_t *first, uint32_t *end);
+/* Whether a pointer (before casts to i8*) is a pointer to a whole struct:
+ * a library call writing through it writes the whole block (recv into a
+ * struct, memset, va_start), while one through a char pointer into a field
+ * writes that field. */
+int weir_llvm_points_to_struct(LLVMValueRef pointer);
+/* The objects a call's pointer arguments reach (two levels of stored
+ * pointers deep), sorted: what a callee may touch of its caller's frame. */
+void weir_llvm_call_reach(const weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *objects);
+/* Mod/ref summaries merge every calling context. At one call site, a
+ * location of the CALLER's own stack frame can only be touched by the
+ * callee if its address is handed over at this call (`reach`); globals,
+ * heap blocks and other frames always may be. */
+int weir_llvm_call_may_touch(const weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm_vec *reach,
+                             uint32_t location);
 /* The defined callees of a call node (procs). */
 size_t weir_llvm_call_procs(const weir_llvm_ctx *ctx, LLVMValueRef call, const uint32_t **procs);
 

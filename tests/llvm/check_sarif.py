@@ -75,8 +75,11 @@ def check_location(loc, bases, what, need_region=True):
     elif not uri.startswith("file:///"):
         fail("%s uri %r is neither relative to %%SRCROOT%% nor an absolute file:// URI" % (what, uri))
     region = phys.get("region")
-    if need_region and (not region or region.get("startLine", 0) < 1):
-        fail("%s without region/startLine" % what)
+    if region and region.get("startLine", 0) < 1:
+        fail("%s with a region without startLine" % what)
+    # Without debug info there is no region: the message names the instruction.
+    if need_region and not region and "instruction" not in loc.get("message", {}).get("text", ""):
+        fail("%s without region and without an instruction in its message" % what)
     logical = loc.get("logicalLocations", [{}])[0]
     if logical.get("kind") != "function" or not logical.get("name"):
         fail("%s: logical location is not a named function" % what)

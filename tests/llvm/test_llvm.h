@@ -30,13 +30,16 @@ size_t wt_programs(wt_program *out, size_t capacity);
 int wt_program_find(const char *name, wt_program *out);
 
 /* One expected finding: `EXPECT RULE [from=NAME]` on a line; `EXPECT-O0` /
- * `EXPECT-O2` hold at that level only. `EXPECT-NOT` is for readers. */
+ * `EXPECT-O2` hold at that level only. `EXPECT-NOT` is for readers.
+ * `KNOWN-FP` / `KNOWN-FN` mark documented precision limits (allowed, not
+ * required; see test_llvm_programs.c). */
 typedef struct wt_expect {
   char file[WT_NAME]; /* the file holding the marker */
   unsigned line;
   char rule[48];      /* matches a rule id equal to it or starting with it + '-' */
   char from[64];      /* taint: the source's callee name, "" when not given */
   int level;          /* -1: every level, else 0 or 2 */
+  int known;          /* 0: EXPECT (required); 1: KNOWN-FP, 2: KNOWN-FN (allowed, not required) */
 } wt_expect;
 
 /* The markers of every file of `p` that hold at optimisation `level`. */

@@ -106,3 +106,66 @@ void weir_llvm_add_rule_check(weir_llvm_ctx *ctx, weir_llvm_finding_rule rule, u
   weir_llvm_add_check(ctx, node, facts, count, inst, message);
   if (ctx->out->check_count > before) ctx->out->checks[before].rule = rule;
 }
+
+void weir_llvm_block_pairs(const weir_llvm_ctx *ctx, uint32_t from, uint32_t to, weir_llvm_vec *out) {
+  weir_llvm_location_info src = weir_llvm_memory_location(ctx->memory, from);
+  weir_llvm_location_info dst = weir_llvm_memory_location(ctx->memory, to);
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, src.object);
+  for (uint32_t k = from; k < o->first_location + o->location_count; ++k) {
+    uint32_t delta = weir_llvm_memory_location(ctx->memory, k).offset - src.offset;
+    uint32_t target = weir_llvm_memory_location_at(ctx->memory, dst.object, dst.offset + delta);
+    weir_llvm_vec_push(out, k);
+    weir_llvm_vec_push(out, target == WEIR_LLVM_NONE ? to : target);
+  }
+}
+
+void weir_llvm_block(const weir_llvm_ctx *ctx, uint32_t location, uint32_t *first, uint32_t *end) {
+  weir_llvm_location_info info = weir_llvm_memory_location(ctx->memory, location);
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, info.object);
+  *first = location;
+  *end = o->first_location + o->location_count;
+}
+
+int weir_llvm_points_to_struct(LLVMValueRef pointer) {
+  for (int depth = 0; pointer && depth < 8; ++depth) {
+    if (LLVMIsABitCastInst(pointer) ||
+        (LLVMIsAConstantExpr(pointer) && LLVMGetConstOpcode(pointer) == LLVMBitCast))
+      pointer = LLVMGetOperand(pointer, 0);
+    else
+      break;
+  }
+  if (!pointer || LLVMGetTypeKind(LLVMTypeOf(pointer)) != LLVMPointerTypeKind) return 0;
+  LLVMTypeRef element = LLVMGetElementType(LLVMTypeOf(pointer));
+  while (LLVMGetTypeKind(element) == LLVMArrayTypeKind) element = LLVMGetElementType(element);
+  return LLVMGetTypeKind(element) == LLVMStructTypeKind; /* va_list is [1 x struct] */
+}
+
+void weir_llvm_call_reach(const weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *objects) {
+  objects->n = 0;
+  weir_llvm_vec locs = {0};
+  uint32_t args = LLVMGetNumArgOperands(call);
+  for (uint32_t k = 0; k < args; ++k) {
+    LLVMValueRef arg = LLVMGetOperand(call, k);
+    if (!weir_llvm_is_pointer(arg)) continue;
+    weir_llvm_pts_deep(ctx, arg, 2, &locs);
+    for (size_t j = 0; j < locs.n; ++j) weir_llvm_vec_push(objects, weir_llvm_memory_location(ctx->memory, locs.v[j]).object);
+  }
+  if (locs.failed) objects->failed = 1;
+  weir_llvm_vec_free(&locs);
+  weir_llvm_vec_sort_unique(objects);
+}
+
+int weir_llvm_call_may_touch(const weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm_vec *reach,
+                             uint32_t location) {
+  uint32_t object = weir_llvm_memory_location(ctx->memory, location).object;
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
+  if (o->kind != WEIR_LLVM_OBJECT_STACK) return 1;
+  if (o->function != LLVMGetBasicBlockParent(LLVMGetInstructionParent(call))) return 1;
+  size_t lo = 0, hi = reach->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (reach->v[mid] < object) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < reach->n && reach->v[lo] == object;
+}

@@ -38,12 +38,20 @@ static void flows_from(const weir_llvm_ctx *ctx, LLVMValueRef v, uint32_t to, we
   for (size_t k = 0; k < n; ++k) weir_llvm_flow_pair(flow, loc(ctx, locs[k]), to);
 }
 
-/* `from` (0: generate) taints the memory behind `pointer` (`depth` levels
- * of stored pointers deep); without a known target, the pointer itself. */
+/* `from` (0: generate) taints the memory behind `pointer`, the whole block
+ * from there on (`depth` levels of stored pointers deep); without a known
+ * target, the pointer itself. */
 static void taint_memory(weir_llvm_ctx *ctx, LLVMValueRef pointer, uint32_t from, int depth,
                          weir_llvm_flow *flow) {
   weir_llvm_vec targets = {0};
   weir_llvm_pts_deep(ctx, pointer, depth, &targets);
+  size_t direct = targets.n;
+  for (size_t k = 0; k < direct && weir_llvm_points_to_struct(pointer); ++k) {
+    uint32_t first, end;
+    weir_llvm_block(ctx, targets.v[k], &first, &end);
+    for (uint32_t l = first + 1; l < end; ++l) weir_llvm_vec_push(&targets, l);
+  }
+  if (targets.n != direct) weir_llvm_vec_sort_unique(&targets);
   if (targets.failed) ctx->failed = 1;
   uint32_t fallback = targets.n == 0 && weir_llvm_is_pointer(pointer) ? val(ctx, pointer) : 0;
   for (size_t k = 0; k <= targets.n; ++k) {
@@ -164,8 +172,17 @@ static void transfers(weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm_rul
         LLVMValueRef dst = LLVMGetOperand(call, d);
         /* from == 0 would mean "generate": a constant source carries nothing. */
         if (val(ctx, src)) taint_memory(ctx, dst, val(ctx, src), 0, flow);
+        const uint32_t *dlocs = NULL;
+        size_t dn = weir_llvm_pts(ctx, dst, &dlocs);
+        if (dn == 0)
+          for (size_t j = 0; j < m; ++j) taint_memory(ctx, dst, loc(ctx, locs[j]), 0, flow);
+        weir_llvm_vec pairs = {0}; /* field by field: struct copies keep clean fields clean */
         for (size_t j = 0; j < m; ++j)
-          if (loc(ctx, locs[j])) taint_memory(ctx, dst, loc(ctx, locs[j]), 0, flow);
+          for (size_t e = 0; e < dn; ++e) weir_llvm_block_pairs(ctx, locs[j], dlocs[e], &pairs);
+        for (size_t j = 0; j + 1 < pairs.n; j += 2)
+          weir_llvm_flow_pair(flow, loc(ctx, pairs.v[j]), loc(ctx, pairs.v[j + 1]));
+        if (pairs.failed) ctx->failed = 1;
+        weir_llvm_vec_free(&pairs);
       }
     }
   }
@@ -264,14 +281,19 @@ static void move(weir_llvm_ctx *ctx, LLVMValueRef value, LLVMValueRef phi, weir_
  * in and brought back from each callee's exit. */
 static void callee_mod(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *out) {
   out->n = 0;
+  weir_llvm_vec reach = {0};
+  weir_llvm_call_reach(ctx, call, &reach);
   const uint32_t *procs = NULL;
   size_t n = weir_llvm_call_procs(ctx, call, &procs);
   for (size_t p = 0; p < n; ++p) {
     const uint32_t *locs = NULL;
     size_t m = weir_llvm_memory_mod(ctx->memory, ctx->fns[procs[p]].fn, &locs);
-    for (size_t k = 0; k < m; ++k) weir_llvm_vec_push(out, locs[k]);
+    for (size_t k = 0; k < m; ++k)
+      if (weir_llvm_call_may_touch(ctx, call, &reach, locs[k])) weir_llvm_vec_push(out, locs[k]);
   }
   if (n > 1) weir_llvm_vec_sort_unique(out);
+  if (reach.failed) out->failed = 1;
+  weir_llvm_vec_free(&reach);
 }
 
 static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
@@ -287,15 +309,31 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
                    weir_llvm_flow *ret_flow) {
   LLVMValueRef fn = ctx->fns[proc].fn;
   uint32_t args = LLVMGetNumArgOperands(call), k = 0;
-  for (LLVMValueRef param = LLVMGetFirstParam(fn); param && k < args; param = LLVMGetNextParam(param), ++k)
-    weir_llvm_flow_pair(call_flow, val(ctx, LLVMGetOperand(call, k)), val(ctx, param));
+  /* A pointer argument whose memory is tainted makes the parameter "point
+   * to tainted data" (V): in the callee this holds in this calling context
+   * only, where the points-to set of the parameter merges every caller. */
+  for (LLVMValueRef param = LLVMGetFirstParam(fn); param && k < args; param = LLVMGetNextParam(param), ++k) {
+    LLVMValueRef arg = LLVMGetOperand(call, k);
+    /* A struct pointer keeps its taint per field, in M only: V would taint
+     * every field read through it. */
+    if (weir_llvm_is_pointer(param) &&
+        LLVMGetTypeKind(LLVMGetElementType(LLVMTypeOf(param))) == LLVMStructTypeKind)
+      weir_llvm_flow_pair(call_flow, val(ctx, arg), val(ctx, param));
+    else
+      flows_from(ctx, arg, val(ctx, param), call_flow);
+  }
   for (; k < args && ctx->fns[proc].va_fact; ++k) /* through `...` */
     flows_from(ctx, LLVMGetOperand(call, k), ctx->fns[proc].va_fact, call_flow);
   weir_llvm_vec mod = {0};
   callee_mod(ctx, call, &mod);
+  weir_llvm_vec reach = {0};
+  weir_llvm_call_reach(ctx, call, &reach);
   const uint32_t *ref = NULL;
   size_t refs = weir_llvm_memory_ref(ctx->memory, fn, &ref);
-  for (size_t j = 0; j < refs; ++j) weir_llvm_flow_pair(call_flow, loc(ctx, ref[j]), loc(ctx, ref[j]));
+  for (size_t j = 0; j < refs; ++j)
+    if (weir_llvm_call_may_touch(ctx, call, &reach, ref[j]))
+      weir_llvm_flow_pair(call_flow, loc(ctx, ref[j]), loc(ctx, ref[j]));
+  weir_llvm_vec_free(&reach);
   for (size_t j = 0; j < mod.n; ++j) {
     uint32_t f = loc(ctx, mod.v[j]);
     weir_llvm_flow_pair(call_flow, f, f);

@@ -94,10 +94,18 @@ static void object_facts(weir_llvm_ctx *ctx, uint32_t object, int generate, weir
   }
 }
 
+/* A library call writing through `pointer` fills the block from there on
+ * (fgets, memset, va_start, read: optimistic about the length). */
 static void initialise(weir_llvm_ctx *ctx, LLVMValueRef pointer, weir_llvm_flow *flow) {
   const uint32_t *locs = NULL;
   size_t n = weir_llvm_pts(ctx, pointer, &locs);
-  for (size_t k = 0; k < n; ++k) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[k]]);
+  int whole = weir_llvm_points_to_struct(pointer);
+  for (size_t k = 0; k < n; ++k) {
+    uint32_t first, end;
+    weir_llvm_block(ctx, locs[k], &first, &end);
+    if (!whole) end = first + 1;
+    for (uint32_t l = first; l < end; ++l) weir_llvm_flow_kill(flow, ctx->loc_fact[l]);
+  }
 }
 
 /* A new block from an allocator, by its kind. */
@@ -117,22 +125,6 @@ static void allocation(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *fl
   }
 }
 
-/* U of the block from `from` on flows into the same offsets after each of `to`. */
-static void copy_block(weir_llvm_ctx *ctx, uint32_t from, const uint32_t *to, size_t nt,
-                       weir_llvm_flow *flow) {
-  weir_llvm_location_info src = weir_llvm_memory_location(ctx->memory, from);
-  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, src.object);
-  for (uint32_t k = from; k < o->first_location + o->location_count; ++k) {
-    uint32_t delta = weir_llvm_memory_location(ctx->memory, k).offset - src.offset;
-    for (size_t t = 0; t < nt; ++t) {
-      weir_llvm_location_info dst = weir_llvm_memory_location(ctx->memory, to[t]);
-      uint32_t target = weir_llvm_memory_location_at(ctx->memory, dst.object, dst.offset + delta);
-      if (target == WEIR_LLVM_NONE) target = to[t];
-      weir_llvm_flow_pair(flow, ctx->loc_fact[k], ctx->loc_fact[target]);
-    }
-  }
-}
-
 static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
   const weir_llvm_libcall *model = weir_llvm_call_model(ctx, call);
   uint32_t args = LLVMGetNumArgOperands(call);
@@ -146,7 +138,13 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
     const uint32_t *from = NULL, *to = NULL;
     size_t nf = weir_llvm_pts(ctx, LLVMGetOperand(call, model->copy_from), &from);
     size_t nt = weir_llvm_pts(ctx, LLVMGetOperand(call, model->copy_to), &to);
-    for (size_t a = 0; a < nf; ++a) copy_block(ctx, from[a], to, nt, flow);
+    weir_llvm_vec pairs = {0};
+    for (size_t a = 0; a < nf; ++a)
+      for (size_t b = 0; b < nt; ++b) weir_llvm_block_pairs(ctx, from[a], to[b], &pairs);
+    for (size_t k = 0; k + 1 < pairs.n; k += 2)
+      weir_llvm_flow_pair(flow, ctx->loc_fact[pairs.v[k]], ctx->loc_fact[pairs.v[k + 1]]);
+    if (pairs.failed) ctx->failed = 1;
+    weir_llvm_vec_free(&pairs);
   }
   allocation(ctx, call, flow);
 }
@@ -194,11 +192,19 @@ static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow
   weir_llvm_flow_kill(flow, val(ctx, call));
   const uint32_t *procs = NULL;
   size_t n = weir_llvm_call_procs(ctx, call, &procs);
+  weir_llvm_vec reach = {0};
+  weir_llvm_call_reach(ctx, call, &reach);
   for (size_t p = 0; p < n; ++p) {
     const uint32_t *locs = NULL;
     size_t m = weir_llvm_memory_mod(ctx->memory, ctx->fns[procs[p]].fn, &locs);
-    for (size_t k = 0; k < m; ++k) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[k]]);
+    for (size_t k = 0; k < m; ++k)
+      if (weir_llvm_call_may_touch(ctx, call, &reach, locs[k])) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[k]]);
+    const uint32_t *objects = NULL;
+    m = weir_llvm_memory_allocs(ctx->memory, ctx->fns[procs[p]].fn, &objects);
+    for (size_t k = 0; k < m; ++k) object_facts(ctx, objects[k], 0, flow);
   }
+  if (reach.failed) ctx->failed = 1;
+  weir_llvm_vec_free(&reach);
   allocation(ctx, call, flow); /* an allocation wrapper */
 }
 
@@ -208,10 +214,25 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
   uint32_t args = LLVMGetNumArgOperands(call), k = 0;
   for (LLVMValueRef param = LLVMGetFirstParam(fn); param && k < args; param = LLVMGetNextParam(param), ++k)
     undefined_from(ctx, LLVMGetOperand(call, k), val(ctx, param), call_flow);
+  weir_llvm_vec reach = {0};
+  weir_llvm_call_reach(ctx, call, &reach);
   const uint32_t *ref = NULL;
   size_t refs = weir_llvm_memory_ref(ctx->memory, fn, &ref);
-  for (size_t j = 0; j < refs; ++j) weir_llvm_flow_pair(call_flow, ctx->loc_fact[ref[j]], ctx->loc_fact[ref[j]]);
+  for (size_t j = 0; j < refs; ++j)
+    if (weir_llvm_call_may_touch(ctx, call, &reach, ref[j]))
+      weir_llvm_flow_pair(call_flow, ctx->loc_fact[ref[j]], ctx->loc_fact[ref[j]]);
+  if (reach.failed) ctx->failed = 1;
+  weir_llvm_vec_free(&reach);
   if (ctx->fns[proc].ret_fact) weir_llvm_flow_pair(ret_flow, ctx->fns[proc].ret_fact, val(ctx, call));
+  /* Blocks the callee allocates come back as they are at its exit (the
+   * call-to-return edge killed them: the callee made them anew). */
+  const uint32_t *objects = NULL;
+  size_t n = weir_llvm_memory_allocs(ctx->memory, fn, &objects);
+  for (size_t j = 0; j < n; ++j) {
+    const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, objects[j]);
+    for (uint32_t l = o->first_location; l < o->first_location + o->location_count; ++l)
+      weir_llvm_flow_pair(ret_flow, ctx->loc_fact[l], ctx->loc_fact[l]);
+  }
 }
 
 /* ---- findings ------------------------------------------------------------ */

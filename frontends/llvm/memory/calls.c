@@ -88,8 +88,51 @@ static int returns_new_block(const weir_llvm_memory *m, LLVMValueRef v, wrap_wal
   return 0;
 }
 
+/* Whether the new block `v` (an allocator's result, or what it flowed
+ * into) is only checked, kept in a -O0 slot and returned: a wrapper that
+ * writes into its block (a constructor filling fields) is no allocator for
+ * the analyses, since what it writes belongs to the block its caller gets. */
+static int only_returned(LLVMValueRef v, int depth) {
+  if (depth > 16) return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAReturnInst(user) || LLVMIsAICmpInst(user)) continue;
+    if (LLVMIsABitCastInst(user) || LLVMIsAAddrSpaceCastInst(user) || LLVMIsAPHINode(user) ||
+        LLVMIsASelectInst(user)) {
+      if (!only_returned(user, depth + 1)) return 0;
+      continue;
+    }
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == v && LLVMIsAAllocaInst(LLVMGetOperand(user, 1))) {
+      LLVMValueRef slot = LLVMGetOperand(user, 1);
+      for (LLVMUseRef s = LLVMGetFirstUse(slot); s; s = LLVMGetNextUse(s)) {
+        LLVMValueRef su = LLVMGetUser(s);
+        if (LLVMIsALoadInst(su) && !only_returned(su, depth + 1)) return 0;
+      }
+      continue;
+    }
+    if (LLVMIsACallInst(user)) {
+      LLVMValueRef callee = weir_llvm_direct_callee(user);
+      if (callee && (name_starts(callee, "llvm.dbg.") || name_starts(callee, "llvm.lifetime."))) continue;
+    }
+    return 0;
+  }
+  return 1;
+}
+
+static int writes_its_block(const weir_llvm_memory *m, LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i)) continue;
+      LLVMValueRef callee = weir_llvm_direct_callee(i);
+      uint32_t fi = callee ? pta_fn(m, callee) : PTA_NONE;
+      if (fi != PTA_NONE && m->fn_lib[fi].call.alloc && !only_returned(i, 0)) return 1;
+    }
+  return 0;
+}
+
 /* A defined function whose every return is an allocator's (or another
- * wrapper's) result or null; found by iterating until nothing changes. */
+ * wrapper's) result or null, and that does not write into the block;
+ * found by iterating until nothing changes. */
 static void find_wrappers(weir_llvm_memory *m) {
   for (int changed = 1; changed;) {
     changed = 0;
@@ -105,7 +148,7 @@ static void find_wrappers(weir_llvm_memory *m) {
         ++rets;
         all = returns_new_block(m, LLVMGetOperand(term, 0), &w, 0);
       }
-      if (all && rets && w.allocates) {
+      if (all && rets && w.allocates && !writes_its_block(m, fn)) {
         m->fn_lib[fi].wrapper = 1;
         m->fn_lib[fi].call.alloc = w.kind;
         changed = 1;

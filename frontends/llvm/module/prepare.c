@@ -14,6 +14,7 @@
  * and the result at the end, in debug builds also after every step (broken
  * then is weir's bug: WEIR_ERR_INTERNAL, never a crash further on). */
 #include <llvm-c/Analysis.h>
+#include <llvm-c/Transforms/Scalar.h>
 #include <llvm-c/Transforms/Utils.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +208,23 @@ static weir_status promote(LLVMModuleRef module) {
   return WEIR_OK;
 }
 
+/* Loop rotation turns `for (i = 0; i < 4; i++) a[i] = v;` into a guarded
+ * do-while whose guard `0 < 4` folds away: the path that skips a loop that
+ * always runs is gone, and an array the loop fills is not reported as read
+ * uninitialised after it. Rotation is a plain CFG rewrite (no use of
+ * undefined behaviour). */
+static weir_status rotate_loops(LLVMModuleRef module) {
+  LLVMPassManagerRef fpm = LLVMCreateFunctionPassManagerForModule(module);
+  if (!fpm) return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for LLVM's pass manager. Fix: free memory");
+  LLVMAddLoopRotatePass(fpm);
+  LLVMInitializeFunctionPassManager(fpm);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
+    if (LLVMCountBasicBlocks(fn)) LLVMRunFunctionPassManager(fpm, fn);
+  LLVMFinalizeFunctionPassManager(fpm);
+  LLVMDisposePassManager(fpm);
+  return WEIR_OK;
+}
+
 weir_status weir_llvm_module_prepare(LLVMModuleRef module, weir_llvm_prepare_stats *stats) {
   weir_llvm_prepare_stats local;
   memset(&local, 0, sizeof local);
@@ -222,7 +240,8 @@ weir_status weir_llvm_module_prepare(LLVMModuleRef module, weir_llvm_prepare_sta
   WEIR_TRY(weir_llvm_fold_module(module, &local));
   WEIR_TRY(verify_step(module, "folding constant branches"));
   WEIR_TRY(promote(module));
-  WEIR_TRY(verify(module, "preparing it (optnone, mem2reg, constant folding)"));
+  WEIR_TRY(rotate_loops(module));
+  WEIR_TRY(verify(module, "preparing it (optnone, mem2reg, constant folding, loop rotation)"));
   local.promoted = allocas - count_allocas(module);
   local.seconds = now() - t0;
   if (stats) *stats = local;

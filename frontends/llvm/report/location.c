@@ -31,7 +31,7 @@ struct weir_llvm_positions {
   weir_llvm_map file_of;  /* DIFile -> 1 + index */
   char **proc_names;    /* [proc_count] */
   uint32_t proc_count;
-  uint32_t current_proc, counter; /* note_node walks each function in order */
+  uint32_t current_proc, counter; /* note_node walks each function in instruction order */
   /* The print of one function, for instruction texts (see the top). */
   LLVMValueRef printed_fn;
   char *printed;
@@ -86,11 +86,53 @@ static positions *positions_of(weir_llvm_ctx *ctx) {
 
 /* ---- files ---------------------------------------------------------------- */
 
+/* The debug location of an instruction in the user's code: code inlined
+ * from a header (glibc's inline vprintf at -O2) is reported where it was
+ * inlined into, the outermost location of the inlinedAt chain. */
+static int in_system_header(LLVMMetadataRef loc) {
+  LLVMMetadataRef scope = LLVMDILocationGetScope(loc);
+  LLVMMetadataRef file = scope ? LLVMDIScopeGetFile(scope) : NULL;
+  if (!file) return 0;
+  unsigned dl = 0, nl = 0;
+  const char *dir = LLVMDIFileGetDirectory(file, &dl);
+  const char *name = LLVMDIFileGetFilename(file, &nl);
+  const char *path = name && nl && name[0] == '/' ? name : dir;
+  unsigned length = path == name ? nl : dl;
+  static const char *const roots[] = {"/usr/include/", "/usr/lib/", "/usr/local/include/"};
+  for (size_t k = 0; path && k < sizeof roots / sizeof roots[0]; ++k)
+    if (length >= strlen(roots[k]) && strncmp(path, roots[k], strlen(roots[k])) == 0) return 1;
+  return 0;
+}
+
+/* The innermost location outside the system headers: code of the user's
+ * own functions keeps its line even when inlined, while code inlined from
+ * a header (glibc's inline vprintf at -O2) is reported where the user
+ * called it. */
+static LLVMMetadataRef user_location(LLVMValueRef inst) {
+  LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
+  for (int depth = 0; loc && depth < 64 && in_system_header(loc); ++depth) {
+    LLVMMetadataRef outer = LLVMDILocationGetInlinedAt(loc);
+    if (!outer) break;
+    loc = outer;
+  }
+  return loc;
+}
+
 /* The DIFile of an instruction's debug location, or NULL. */
 static LLVMMetadataRef debug_file(LLVMValueRef inst) {
-  LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
+  LLVMMetadataRef loc = user_location(inst);
   LLVMMetadataRef scope = loc ? LLVMDILocationGetScope(loc) : NULL;
   return scope ? LLVMDIScopeGetFile(scope) : NULL;
+}
+
+static unsigned debug_line(LLVMValueRef inst) {
+  LLVMMetadataRef loc = user_location(inst);
+  return loc ? LLVMDILocationGetLine(loc) : 0;
+}
+
+static unsigned debug_column(LLVMValueRef inst) {
+  LLVMMetadataRef loc = user_location(inst);
+  return loc ? LLVMDILocationGetColumn(loc) : 0;
 }
 
 /* "DIRECTORY/FILENAME" of a DIFile, normalised; a relative name without a
@@ -111,9 +153,8 @@ static char *file_path(LLVMMetadataRef file) {
   return path;
 }
 
-/* 1 + the index of the instruction's file in the table, 0 when it has none. */
-static uint32_t intern_file(weir_llvm_ctx *ctx, positions *p, LLVMValueRef inst) {
-  LLVMMetadataRef file = debug_file(inst);
+/* 1 + the index of the DIFile's path in the table, 0 when there is none. */
+static uint32_t intern_file(weir_llvm_ctx *ctx, positions *p, LLVMMetadataRef file) {
   if (!file) return 0;
   uint32_t known = weir_llvm_map_get(&p->file_of, file);
   if (known != WEIR_LLVM_NONE) return known;
@@ -158,17 +199,16 @@ static LLVMValueRef located(LLVMValueRef inst) {
 
 /* ---- node positions --------------------------------------------------------- */
 
-static void note_function(weir_llvm_ctx *ctx, positions *p, uint32_t proc, LLVMValueRef inst) {
+static void note_function(weir_llvm_ctx *ctx, positions *p, uint32_t proc) {
   LLVMValueRef f = ctx->fns[proc].fn;
   size_t length = 0;
   const char *name = LLVMGetValueName2(f, &length);
   if (!p->proc_names[proc]) p->proc_names[proc] = weir_llvm_strndup(name, length, &ctx->out->failed);
-  /* The start node sits at the function's line, in the first instruction's file. */
+  /* The start node sits at the function's line. */
   LLVMMetadataRef sub = LLVMGetSubprogram(f);
+  uint32_t file = sub ? intern_file(ctx, p, LLVMDIScopeGetFile(sub)) : 0;
   uint32_t first = ctx->fns[proc].first, last = ctx->fns[proc].last;
-  if (first < p->node_count)
-    p->nodes[first] = (node_pos){sub ? intern_file(ctx, p, inst) : 0, proc,
-                                 sub ? LLVMDISubprogramGetLine(sub) : 0, 0, 0};
+  if (first < p->node_count) p->nodes[first] = (node_pos){file, proc, file ? LLVMDISubprogramGetLine(sub) : 0, 0, 0};
   if (last < p->node_count) p->nodes[last] = (node_pos){0, proc, 0, 0, 0};
 }
 
@@ -178,16 +218,17 @@ void weir_llvm_note_node(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst) {
   if (!p || node >= p->node_count || vid == WEIR_LLVM_NONE) return;
   uint32_t proc = ctx->value_proc[vid];
   if (proc >= p->proc_count) return;
-  if (proc != p->current_proc) {
+  LLVMValueRef f = LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst));
+  if (proc != p->current_proc || inst == LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f))) {
     p->current_proc = proc;
     p->counter = 0;
-    note_function(ctx, p, proc, inst);
+    note_function(ctx, p, proc);
   }
   LLVMValueRef at = located(inst);
-  node_pos pos = {intern_file(ctx, p, at), proc, 0, 0, ++p->counter};
+  node_pos pos = {intern_file(ctx, p, debug_file(at)), proc, 0, 0, ++p->counter};
   if (pos.file) {
-    pos.line = LLVMGetDebugLocLine(at);
-    pos.column = LLVMGetDebugLocColumn(at);
+    pos.line = debug_line(at);
+    pos.column = debug_column(at);
   }
   p->nodes[node] = pos;
   /* A call node's return site (the next node) is where the call returns. */
@@ -298,12 +339,12 @@ uint32_t weir_llvm_add_loc(weir_llvm_ctx *ctx, LLVMValueRef inst) {
   loc->function = weir_llvm_strndup(name, name_length, &out->failed);
   positions *p = positions_of(ctx);
   LLVMValueRef at = located(inst);
-  uint32_t file = p ? intern_file(ctx, p, at) : 0;
+  uint32_t file = p ? intern_file(ctx, p, debug_file(at)) : 0;
   const char *path = file ? p->files[file - 1] : out->name;
   loc->file = weir_llvm_strndup(path, strlen(path), &out->failed);
   if (file) {
-    loc->line = LLVMGetDebugLocLine(at);
-    loc->column = LLVMGetDebugLocColumn(at);
+    loc->line = debug_line(at);
+    loc->column = debug_column(at);
   }
   loc->instruction = instruction_index(ctx, inst);
   /* The printed instruction only stands in for a missing line number. */

@@ -11,7 +11,7 @@ struct buffer {
   size_t size;
 };
 
-static NOINLINE void release(char *p) { free(p); }
+static NOINLINE void release(char *p) { free(p); } /* KNOWN-FP weir-double-free: points-to is context-insensitive, p may point to the block of good() here */
 
 static NOINLINE void show(const char *p) {
   printf("%s\n", p); /* EXPECT weir-use-after-free */

