@@ -21,7 +21,7 @@ static const command commands[] = {
     {"gen", weir_cmd_gen, "generate an IFDS problem (presets, seeded)"},
     {"bench", weir_cmd_bench, "benchmark dispatch scenarios or a sequence file"},
     {"conformance", weir_cmd_conformance, "run the backend conformance suite"},
-    {"analyze", weir_cmd_analyze, "IFDS analyses (taint, uninit) of LLVM IR, SARIF output"},
+    {"analyze", weir_cmd_analyze, "IFDS analyses (taint, uninit, uaf) of LLVM IR, SARIF output"},
 };
 
 static void usage(FILE *out) {

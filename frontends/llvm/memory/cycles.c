@@ -59,7 +59,7 @@ static void component(weir_llvm_memory *m, scc *t, uint32_t root) {
   for (uint32_t k = bottom; k < t->depth; ++k) t->on[t->stack[k]] = 0;
   if (t->depth - bottom > 1) {
     for (uint32_t k = bottom; k < t->depth; ++k)
-      if (t->stack[k] != root) merge_into(m, root, t->stack[k]);
+      if (t->stack[k] != root) { merge_into(m, root, t->stack[k]); m->tr_merged++; }
     settle(m, root);
   }
   t->depth = bottom;
@@ -99,6 +99,7 @@ static void visit(weir_llvm_memory *m, scc *t, uint32_t start) {
 
 void pta_collapse_cycles(weir_llvm_memory *m) {
   uint32_t n = m->node_count;
+  m->tr_cycles++;
   scc t = {0};
   t.index = malloc((size_t)n * sizeof(uint32_t));
   t.low = malloc((size_t)n * sizeof(uint32_t));

@@ -38,6 +38,8 @@ void pta_graph_reset(weir_llvm_memory *m) {
   pta_map_free(&m->edge_key);
   pta_map_free(&m->watch_key);
   m->watch.n = 0;
+  pta_map_free(&m->rel_key);
+  m->rel_count = 0;
   m->con_count = 0;
   m->constraint_stat = 0;
   for (uint32_t k = 0; k < m->call_count; ++k) {
@@ -62,8 +64,10 @@ void pta_push(weir_llvm_memory *m, uint32_t node) {
 void pta_propagate(weir_llvm_memory *m, uint32_t to, const uint32_t *v, uint32_t n) {
   if (n == 0) return;
   to = pta_find(m, to);
+  m->tr_prop++; m->tr_in += n;
   m->added.n = 0;
   if (pta_set_union(m, &m->nodes[to].pts, v, n, &m->added) == 0) return;
+  m->tr_added += m->added.n;
   pta_set_union(m, &m->nodes[to].delta, m->added.v, m->added.n, NULL);
   pta_push(m, to);
 }
@@ -102,7 +106,7 @@ static uint32_t add_constraint(weir_llvm_memory *m, pta_kind kind, uint32_t a, u
     m->cons = grown;
     m->con_cap = cap;
   }
-  m->cons[m->con_count] = (pta_constraint){kind, a, b, offset, delta};
+  m->cons[m->con_count] = (pta_constraint){kind, a, b, offset, delta, PTA_NONE};
   m->constraint_stat++;
   return m->con_count++;
 }

@@ -2,6 +2,7 @@
  * solve), numbering the
  * locations of each object contiguously, the queries and the names. */
 #include <llvm-c/DebugInfo.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -89,6 +90,10 @@ static void drop_solver_state(weir_llvm_memory *m) {
   m->con_count = m->con_cap = 0;
   pta_map_free(&m->edge_key);
   pta_map_free(&m->watch_key);
+  pta_map_free(&m->rel_key);
+  free(m->rels);
+  m->rels = NULL;
+  m->rel_count = m->rel_cap = 0;
   pta_map_free(&m->loc_key);
   pta_set_free(&m->watch);
   pta_set_free(&m->queue);
@@ -134,6 +139,7 @@ static void solve(weir_llvm_memory *m) {
   do pta_solve(m);
   while (!m->failed && pta_unreached_parameters(m) > 0);
   for (uint32_t k = 0; k < m->node_count; ++k) m->rep[k] = pta_find(m, k); /* queries read rep[] once */
+  m->tr_edges_scan = m->edge_key.count;
 }
 
 weir_status weir_llvm_memory_build(LLVMModuleRef module, const struct weir_llvm_config *config,
@@ -178,6 +184,11 @@ weir_status weir_llvm_memory_build(LLVMModuleRef module, const struct weir_llvm_
                      "analyse a smaller module");
   }
   m->stats.seconds = now() - t0;
+  if (getenv("PTA_TRACE"))
+    fprintf(stderr, "trace: prop %llu in %llu added %llu cycles %llu merged %llu nodes %u edges %zu cons %u rels %u\n",
+            (unsigned long long)m->tr_prop, (unsigned long long)m->tr_in, (unsigned long long)m->tr_added,
+            (unsigned long long)m->tr_cycles, (unsigned long long)m->tr_merged, m->node_count, (size_t)m->tr_edges_scan,
+            m->con_count, m->rel_count);
   *out = m;
   return WEIR_OK;
 }

@@ -47,7 +47,16 @@ typedef struct pta_constraint {
   uint32_t a, b;   /* load: dst; store: src; offset: dst; memcpy: dst node, src node; call: call index */
   int64_t offset;  /* offset: bytes from constant struct indices */
   int64_t delta;   /* offset: bytes of constant pointer arithmetic (typed objects only) */
+  uint32_t rels;   /* memcpy: first of its relative-offset nodes (index into model->rels) or PTA_NONE */
 } pta_constraint;
+
+/* A memcpy constraint's node for one relative offset r: it gathers the
+ * contents of every source cell r bytes past a pointed source location and
+ * feeds the cell r bytes past every pointed destination location. So a
+ * copy costs (sources + destinations) x fields edges, not their product. */
+typedef struct pta_rel {
+  uint32_t offset, node, next;
+} pta_rel;
 
 typedef struct pta_node {
   pta_set pts, delta;
@@ -102,8 +111,11 @@ struct weir_llvm_memory {
   size_t next_cycle_check; /* edge count at which cycles are looked for again */
   weir_llvm_map value_node;
   pta_map edge_key;   /* src << 32 | dst: copy edges already present */
-  pta_map watch_key;  /* src location << 32 | dst location: memcpy pairs already watched */
-  pta_set watch;      /* pairs: base offset (as uint32), destination location */
+  pta_map watch_key;  /* src location << 32 | memcpy constraint: sources already watched */
+  pta_set watch;      /* pairs: base offset (as uint32), memcpy constraint */
+  pta_rel *rels;      /* memcpy relative-offset nodes, linked per constraint */
+  uint32_t rel_count, rel_cap;
+  pta_map rel_key;    /* constraint << 32 | relative offset -> index into rels */
 
   pta_constraint *cons;
   uint32_t con_count, con_cap;
@@ -135,6 +147,7 @@ struct weir_llvm_memory {
   uint32_t *call_callee_first, *call_callee_count;
   weir_llvm_memory_stats stats;
   const weir_llvm_config *config;
+  uint64_t tr_prop, tr_in, tr_added, tr_cycles, tr_merged, tr_edges_scan, tr_pops_empty;
 };
 
 /* ---- sets.c ---------------------------------------------------------------- */

@@ -8,24 +8,69 @@
 
 #include "frontends/llvm/memory/pta.h"
 
-/* Field by field from the object of `src` (from its offset on) into the
- * object of `dst`; remembered so that later fields of src follow too. */
-static void copy_pair(weir_llvm_memory *m, uint32_t src, uint32_t dst) {
-  uint64_t key = (uint64_t)src << 32 | dst;
+/* The node of memcpy constraint `con` for relative offset `r`, made on
+ * first use; a new one feeds the cell r bytes past every destination the
+ * constraint has seen so far (later destinations meet it in dest()). */
+static uint32_t rel_node(weir_llvm_memory *m, uint32_t con, int64_t r) {
+  uint64_t key = (uint64_t)con << 32 | (uint32_t)r;
+  uint32_t found = pta_map_get(&m->rel_key, key);
+  if (found != PTA_NONE) return m->rels[found].node;
+  if (m->rel_count == m->rel_cap) {
+    uint32_t cap = m->rel_cap ? m->rel_cap * 2 : 256;
+    pta_rel *grown = realloc(m->rels, (size_t)cap * sizeof *grown);
+    if (!grown) {
+      m->failed = 1;
+      return PTA_NONE;
+    }
+    m->rels = grown;
+    m->rel_cap = cap;
+  }
+  uint32_t node = pta_node_new(m);
+  if (node == PTA_NONE) return PTA_NONE;
+  uint32_t id = m->rel_count++;
+  m->rels[id] = (pta_rel){(uint32_t)r, node, m->cons[con].rels};
+  m->cons[con].rels = id;
+  pta_map_put(m, &m->rel_key, key, id);
+  /* re-read every time: pta_field may grow the node array */
+  for (uint32_t k = 0; k < m->nodes[pta_find(m, m->cons[con].a)].pts.n && !m->failed; ++k) {
+    uint32_t to = pta_field(m, m->nodes[pta_find(m, m->cons[con].a)].pts.v[k], r, 0);
+    if (to != PTA_NONE) pta_copy(m, node, m->loc_node[to]);
+  }
+  return node;
+}
+
+/* Source cell `field` lies r bytes past a source location of `con`. */
+static void source_cell(weir_llvm_memory *m, uint32_t con, uint32_t field, int64_t r) {
+  if (r < 0 || r > (int64_t)UINT32_MAX) return;
+  uint32_t node = rel_node(m, con, r);
+  if (node != PTA_NONE) pta_copy(m, m->loc_node[field], node);
+}
+
+/* `src` reached the source pointer of `con`: every field of its object from
+ * its offset on feeds the relative-offset nodes; remembered (a watcher) so
+ * that fields of the object made later follow too. */
+static void memcpy_source(weir_llvm_memory *m, uint32_t con, uint32_t src) {
+  uint64_t key = (uint64_t)src << 32 | con;
   if (pta_map_get(&m->watch_key, key) != PTA_NONE) return;
   pta_map_put(m, &m->watch_key, key, 1);
   uint32_t object = m->loc_object[src];
   int64_t base = m->loc_offset[src];
   uint32_t watcher = m->watch.n / 2;
   pta_set_push(m, &m->watch, (uint32_t)base);
-  pta_set_push(m, &m->watch, dst);
+  pta_set_push(m, &m->watch, con);
   pta_set_push(m, &m->objects[object].watchers, watcher);
-  for (uint32_t k = 0; k < m->objects[object].locs.n; ++k) {
+  for (uint32_t k = 0; k < m->objects[object].locs.n && !m->failed; ++k) {
     uint32_t field = m->objects[object].locs.v[k];
-    int64_t off = m->loc_offset[field] - base;
-    if (off < 0) continue;
-    uint32_t to = pta_field(m, dst, off, 0);
-    if (to != PTA_NONE) pta_copy(m, m->loc_node[field], m->loc_node[to]);
+    source_cell(m, con, field, m->loc_offset[field] - base);
+  }
+}
+
+/* `dst` reached the destination pointer of `con`: it receives every
+ * relative-offset node made so far. */
+static void memcpy_dest(weir_llvm_memory *m, uint32_t con, uint32_t dst) {
+  for (uint32_t id = m->cons[con].rels; id != PTA_NONE && !m->failed; id = m->rels[id].next) {
+    uint32_t to = pta_field(m, dst, m->rels[id].offset, 0);
+    if (to != PTA_NONE) pta_copy(m, m->rels[id].node, m->loc_node[to]);
   }
 }
 
@@ -35,9 +80,7 @@ static void new_locations(weir_llvm_memory *m) {
     for (uint32_t w = 0; w < m->objects[object].watchers.n; ++w) {
       uint32_t watcher = m->objects[object].watchers.v[w];
       int64_t off = m->loc_offset[location] - (int64_t)m->watch.v[2 * watcher];
-      if (off < 0) continue;
-      uint32_t to = pta_field(m, m->watch.v[2 * watcher + 1], off, 0);
-      if (to != PTA_NONE) pta_copy(m, m->loc_node[location], m->loc_node[to]);
+      source_cell(m, m->watch.v[2 * watcher + 1], location, off);
     }
   }
   m->new_locs.n = 0;
@@ -78,12 +121,8 @@ void pta_apply(weir_llvm_memory *m, uint32_t con, uint32_t node, const uint32_t 
   case PTA_MEMCPY:
     /* node is the destination pointer, the source pointer, or both */
     for (uint32_t k = 0; k < n; ++k) {
-      if (node == c.a)
-        for (uint32_t s = 0; s < m->nodes[c.b].pts.n; ++s)
-          copy_pair(m, m->nodes[c.b].pts.v[s], locations[k]);
-      if (node == c.b)
-        for (uint32_t d = 0; d < m->nodes[c.a].pts.n; ++d)
-          copy_pair(m, locations[k], m->nodes[c.a].pts.v[d]);
+      if (node == c.a) memcpy_dest(m, con, locations[k]);
+      if (node == c.b) memcpy_source(m, con, locations[k]);
     }
     break;
   }

@@ -184,7 +184,19 @@ static uint32_t intern_file(weir_llvm_ctx *ctx, positions *p, LLVMMetadataRef fi
 /* The instruction whose debug location stands for `inst`: itself, or for an
  * alloca without one (clang gives allocas none) its llvm.dbg.declare, which
  * sits at the variable's declaration. */
+/* An instruction with line 0 (a location the optimiser merged from
+ * several, common at -O2) is reported at the nearest instruction before it
+ * in its block that has a line, else the nearest after it. */
+static LLVMValueRef nearest_with_line(LLVMValueRef inst) {
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(inst); i; i = LLVMGetPreviousInstruction(i))
+    if (LLVMInstructionGetDebugLoc(i) && debug_line(i)) return i;
+  for (LLVMValueRef i = LLVMGetNextInstruction(inst); i; i = LLVMGetNextInstruction(i))
+    if (LLVMInstructionGetDebugLoc(i) && debug_line(i)) return i;
+  return inst;
+}
+
 static LLVMValueRef located(LLVMValueRef inst) {
+  if (LLVMInstructionGetDebugLoc(inst) && debug_line(inst) == 0) return nearest_with_line(inst);
   if (LLVMInstructionGetDebugLoc(inst) || !LLVMIsAAllocaInst(inst)) return inst;
   LLVMValueRef wrapped = LLVMMetadataAsValue(LLVMGetTypeContext(LLVMTypeOf(inst)), LLVMValueAsMetadata(inst));
   for (LLVMUseRef u = LLVMGetFirstUse(wrapped); u; u = LLVMGetNextUse(u)) {

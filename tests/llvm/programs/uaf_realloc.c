@@ -15,7 +15,7 @@ static void bad(void) {
   }
   puts(data); /* EXPECT weir-use-after-free */
   free(grown);
-}
+} /* KNOWN-FP-O2 weir-double-free: -O2 merges the frees (line 0); reported at the closing brace, path-insensitive as at -O0 */
 
 static void good(void) {
   char *data = malloc(16);
@@ -29,7 +29,7 @@ static void good(void) {
   data = grown;
   puts(data); /* EXPECT-NOT weir-use-after-free */
   free(data);
-}
+} /* KNOWN-FP-O2 weir-double-free: -O2 merges the frees (line 0); reported at the closing brace, path-insensitive as at -O0 */
 
 int main(void) {
   good();
