@@ -20,11 +20,11 @@ uint32_t pta_find(weir_llvm_memory *m, uint32_t node) {
 
 static void merge_into(weir_llvm_memory *m, uint32_t rep, uint32_t member) {
   pta_node *r = &m->nodes[rep], *x = &m->nodes[member];
-  pta_set_union(m, &r->pts, x->pts.v, x->pts.n, NULL);
+  pta_bits_union(m, &r->set, &x->set, NULL);
   for (uint32_t k = 0; k < x->copy.n; ++k) pta_set_push(m, &r->copy, x->copy.v[k]);
   for (uint32_t k = 0; k < x->complex.n; ++k) pta_set_push(m, &r->complex, x->complex.v[k]);
-  pta_set_free(&x->pts);
-  pta_set_free(&x->delta);
+  pta_bits_free(&x->set);
+  pta_bits_free(&x->delta);
   pta_set_free(&x->copy);
   pta_set_free(&x->complex);
   m->rep[member] = rep;
@@ -41,8 +41,8 @@ static void settle(weir_llvm_memory *m, uint32_t rep) {
     if (r->copy.v[k] != rep) r->copy.v[w++] = r->copy.v[k];
   r->copy.n = w;
   pta_set_sort_unique(&r->complex);
-  r->delta.n = 0;
-  pta_set_union(m, &r->delta, r->pts.v, r->pts.n, NULL);
+  r->delta.n = r->delta.count = 0;
+  pta_bits_union(m, &r->delta, &r->set, NULL);
   pta_push(m, rep);
 }
 

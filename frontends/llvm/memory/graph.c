@@ -28,7 +28,8 @@ void pta_graph_reset(weir_llvm_memory *m) {
   for (uint32_t k = 0; k < m->node_count; ++k) {
     pta_node *n = &m->nodes[k];
     pta_set_free(&n->pts);
-    pta_set_free(&n->delta);
+    pta_bits_free(&n->set);
+    pta_bits_free(&n->delta);
     pta_set_free(&n->copy);
     pta_set_free(&n->complex);
   }
@@ -60,16 +61,22 @@ void pta_push(weir_llvm_memory *m, uint32_t node) {
   pta_set_push(m, &m->queue, node);
 }
 
-/* to ∪= v; what is new goes to to's delta and `to` is queued. */
+/* to ∪= from; what is new goes to to's delta and `to` is queued. */
+void pta_propagate_bits(weir_llvm_memory *m, uint32_t to, const pta_bits *from) {
+  if (from->n == 0) return;
+  to = pta_find(m, to);
+  m->tr_prop++; m->tr_in += from->count;
+  m->added.n = m->added.count = 0;
+  if (pta_bits_union(m, &m->nodes[to].set, from, &m->added) == 0) return;
+  m->tr_added += m->added.count;
+  pta_bits_union(m, &m->nodes[to].delta, &m->added, NULL);
+  pta_push(m, to);
+}
+
 void pta_propagate(weir_llvm_memory *m, uint32_t to, const uint32_t *v, uint32_t n) {
   if (n == 0) return;
-  to = pta_find(m, to);
-  m->tr_prop++; m->tr_in += n;
-  m->added.n = 0;
-  if (pta_set_union(m, &m->nodes[to].pts, v, n, &m->added) == 0) return;
-  m->tr_added += m->added.n;
-  pta_set_union(m, &m->nodes[to].delta, m->added.v, m->added.n, NULL);
-  pta_push(m, to);
+  pta_bits_from_sorted(m, &m->incoming, v, n);
+  pta_propagate_bits(m, to, &m->incoming);
 }
 
 void pta_addr(weir_llvm_memory *m, uint32_t node, uint32_t location) {
@@ -89,8 +96,7 @@ void pta_copy(weir_llvm_memory *m, uint32_t from, uint32_t to) {
   m->constraint_stat++;
   pta_set_push(m, &m->nodes[from].copy, to);
   /* A new edge carries everything `from` already has. */
-  pta_node *f = &m->nodes[from];
-  if (f->pts.n) pta_propagate(m, to, f->pts.v, f->pts.n);
+  if (m->nodes[from].set.count) pta_propagate_bits(m, to, &m->nodes[from].set);
 }
 
 static uint32_t add_constraint(weir_llvm_memory *m, pta_kind kind, uint32_t a, uint32_t b, int64_t offset,
@@ -118,10 +124,13 @@ static void attach(weir_llvm_memory *m, uint32_t node, uint32_t id) {
   node = pta_find(m, node);
   pta_set_push(m, &m->nodes[node].complex, id);
   const pta_node *n = &m->nodes[node];
-  if (n->pts.n == n->delta.n) return;
+  if (n->set.count == n->delta.count) return;
   pta_set done = {0};
-  for (uint32_t k = 0; k < n->pts.n; ++k)
-    if (!pta_set_has(&n->delta, n->pts.v[k])) pta_set_push(m, &done, n->pts.v[k]);
+  for (uint32_t k = 0, d = 0; k < n->set.n; ++k) {
+    while (d < n->delta.n && n->delta.base[d] < n->set.base[k]) ++d;
+    uint64_t w = n->set.word[k] & ~(d < n->delta.n && n->delta.base[d] == n->set.base[k] ? n->delta.word[d] : 0);
+    for (; w; w &= w - 1) pta_set_push(m, &done, n->set.base[k] * 64 + (uint32_t)__builtin_ctzll(w));
+  }
   pta_apply(m, id, node, done.v, done.n);
   pta_set_free(&done);
 }

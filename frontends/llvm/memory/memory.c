@@ -77,7 +77,8 @@ static void number_locations(weir_llvm_memory *m) {
 /* Drops what only the solver needed. */
 static void drop_solver_state(weir_llvm_memory *m) {
   for (uint32_t k = 0; k < m->node_count; ++k) {
-    pta_set_free(&m->nodes[k].delta);
+    pta_bits_free(&m->nodes[k].set);
+    pta_bits_free(&m->nodes[k].delta);
     pta_set_free(&m->nodes[k].copy);
     pta_set_free(&m->nodes[k].complex);
   }
@@ -98,7 +99,9 @@ static void drop_solver_state(weir_llvm_memory *m) {
   pta_set_free(&m->watch);
   pta_set_free(&m->queue);
   pta_set_free(&m->new_locs);
-  pta_set_free(&m->added);
+  pta_bits_free(&m->added);
+  pta_bits_free(&m->incoming);
+  pta_set_free(&m->work);
 }
 
 static void callees_and_stats(weir_llvm_memory *m) {
@@ -138,7 +141,12 @@ static void solve(weir_llvm_memory *m) {
    * through pointers are resolved */
   do pta_solve(m);
   while (!m->failed && pta_unreached_parameters(m) > 0);
-  for (uint32_t k = 0; k < m->node_count; ++k) m->rep[k] = pta_find(m, k); /* queries read rep[] once */
+  for (uint32_t k = 0; k < m->node_count; ++k) {
+    m->rep[k] = pta_find(m, k); /* queries read rep[] once */
+    if (m->rep[k] == k) pta_bits_to_sorted(m, &m->nodes[k].set, &m->nodes[k].pts);
+    pta_bits_free(&m->nodes[k].set);
+    pta_bits_free(&m->nodes[k].delta);
+  }
   m->tr_edges_scan = m->edge_key.count;
 }
 

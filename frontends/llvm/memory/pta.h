@@ -27,6 +27,14 @@ typedef struct pta_set {
   uint32_t n, cap;
 } pta_set;
 
+/* A sparse bitset: sorted 64-bit blocks, base = value / 64 (bits.c). */
+typedef struct pta_bits {
+  uint32_t *base;
+  uint64_t *word;
+  uint32_t n, cap;
+  uint32_t count; /* elements */
+} pta_bits;
+
 /* Open-addressing map uint64 -> uint32 (keys != UINT64_MAX). */
 typedef struct pta_map {
   uint64_t *keys;
@@ -59,7 +67,9 @@ typedef struct pta_rel {
 } pta_rel;
 
 typedef struct pta_node {
-  pta_set pts, delta;
+  pta_set pts;      /* the result, sorted (filled from `set` after solving) */
+  pta_bits set;     /* while solving: the points-to set */
+  pta_bits delta;   /* while solving: what arrived since the node was last popped */
   pta_set copy;     /* copy edge targets */
   pta_set complex;  /* constraints whose pointer operand is this node */
   uint8_t queued;
@@ -137,7 +147,9 @@ struct weir_llvm_memory {
 
   pta_set queue;
   uint32_t queue_head;
-  pta_set added;            /* scratch: what a union added */
+  pta_bits added;           /* scratch: what a union added */
+  pta_bits incoming;        /* scratch: a sorted array as a bitset */
+  pta_set work;             /* scratch: a popped delta as a sorted array */
 
   /* results, after finalize */
   uint32_t *fn_mod_first, *fn_mod_count, *fn_ref_first, *fn_ref_count;
@@ -160,6 +172,15 @@ int pta_set_insert(weir_llvm_memory *m, pta_set *s, uint32_t value);
 uint32_t pta_set_union(weir_llvm_memory *m, pta_set *to, const uint32_t *from, uint32_t n, pta_set *added);
 void pta_set_sort_unique(pta_set *s);
 void pta_set_free(pta_set *s);
+
+/* ---- bits.c ------------------------------------------------------------------ */
+int pta_bits_has(const pta_bits *s, uint32_t value);
+void pta_bits_from_sorted(weir_llvm_memory *m, pta_bits *s, const uint32_t *v, uint32_t n);
+void pta_bits_to_sorted(weir_llvm_memory *m, const pta_bits *s, pta_set *out);
+/* to ∪= from; the new elements go to `added` (when not NULL, in order).
+ * Returns how many were new. */
+uint32_t pta_bits_union(weir_llvm_memory *m, pta_bits *to, const pta_bits *from, pta_bits *added);
+void pta_bits_free(pta_bits *s);
 
 uint32_t pta_map_get(const pta_map *map, uint64_t key);
 void pta_map_put(weir_llvm_memory *m, pta_map *map, uint64_t key, uint32_t value);
@@ -202,6 +223,7 @@ void pta_push(weir_llvm_memory *m, uint32_t node);
 void pta_memcpy(weir_llvm_memory *m, uint32_t dst, uint32_t src);
 /* to ∪= v[0..n) (sorted); the new part goes to to's delta and to is queued. */
 void pta_propagate(weir_llvm_memory *m, uint32_t to, const uint32_t *v, uint32_t n);
+void pta_propagate_bits(weir_llvm_memory *m, uint32_t to, const pta_bits *from);
 /* The GEP's constant byte offsets: struct indices into *offset, constant
  * scalar pointer arithmetic into *delta. */
 void pta_gep_offsets(const weir_llvm_memory *m, LLVMValueRef gep, int64_t *offset, int64_t *delta);

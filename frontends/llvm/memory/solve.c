@@ -31,11 +31,14 @@ static uint32_t rel_node(weir_llvm_memory *m, uint32_t con, int64_t r) {
   m->rels[id] = (pta_rel){(uint32_t)r, node, m->cons[con].rels};
   m->cons[con].rels = id;
   pta_map_put(m, &m->rel_key, key, id);
-  /* re-read every time: pta_field may grow the node array */
-  for (uint32_t k = 0; k < m->nodes[pta_find(m, m->cons[con].a)].pts.n && !m->failed; ++k) {
-    uint32_t to = pta_field(m, m->nodes[pta_find(m, m->cons[con].a)].pts.v[k], r, 0);
+  /* a copy: pta_field may grow the node array, pta_copy the set */
+  pta_set dst = {0};
+  pta_bits_to_sorted(m, &m->nodes[pta_find(m, m->cons[con].a)].set, &dst);
+  for (uint32_t k = 0; k < dst.n && !m->failed; ++k) {
+    uint32_t to = pta_field(m, dst.v[k], r, 0);
     if (to != PTA_NONE) pta_copy(m, node, m->loc_node[to]);
   }
+  pta_set_free(&dst);
   return node;
 }
 
@@ -130,7 +133,7 @@ void pta_apply(weir_llvm_memory *m, uint32_t con, uint32_t node, const uint32_t 
 
 /* Runs until the worklist is empty. */
 void pta_solve(weir_llvm_memory *m) {
-  pta_set work = {0};
+  pta_bits work = {0};
   while (!m->failed) {
     if (m->new_locs.n) {
       new_locations(m);
@@ -152,14 +155,15 @@ void pta_solve(weir_llvm_memory *m) {
     if (m->rep[node] != node) continue; /* merged: its representative has it all */
     m->stats.iterations++;
     /* take the delta: what arrives while it is processed is a new delta */
-    pta_set_free(&work);
+    pta_bits_free(&work);
     work = m->nodes[node].delta;
     memset(&m->nodes[node].delta, 0, sizeof work);
-    if (work.n == 0) continue;
-    for (uint32_t k = 0; k < m->nodes[node].copy.n; ++k)
-      pta_propagate(m, m->nodes[node].copy.v[k], work.v, work.n);
+    if (work.count == 0) continue;
+    for (uint32_t k = 0; k < m->nodes[node].copy.n; ++k) pta_propagate_bits(m, m->nodes[node].copy.v[k], &work);
+    if (m->nodes[node].complex.n == 0) continue;
+    pta_bits_to_sorted(m, &work, &m->work);
     for (uint32_t k = 0; k < m->nodes[node].complex.n; ++k)
-      pta_apply(m, m->nodes[node].complex.v[k], node, work.v, work.n);
+      pta_apply(m, m->nodes[node].complex.v[k], node, m->work.v, m->work.n);
   }
-  pta_set_free(&work);
+  pta_bits_free(&work);
 }

@@ -23,7 +23,58 @@ typedef struct emitter {
   weir_llvm_vec graph;     /* from, to pairs (first pass) */
   weir_llvm_flow flow, flow2;
   weir_llvm_text token;
+  uint32_t *die_first;     /* [value_count + 1] into die_facts, by instruction vid */
+  weir_llvm_vec die_facts; /* value facts that die after that instruction */
 } emitter;
+
+/* ---- value facts die after their last use --------------------------------
+ * An SSA value's fact would otherwise be carried by identity to the end of
+ * its function: (values that can hold) x (nodes) path edges, most of the
+ * problem on long functions. A value whose uses are all in its own block
+ * (no phi among them) is dead after the last one: its fact is killed on
+ * the edges that leave that instruction. Values used in other blocks keep
+ * their fact (no liveness across blocks; still correct, only larger). */
+static weir_status plan_deaths(emitter *e) {
+  weir_llvm_ctx *ctx = e->ctx;
+  uint32_t n = ctx->value_count;
+  uint32_t *last = malloc(((size_t)n + 1) * sizeof *last);
+  e->die_first = calloc((size_t)n + 2, sizeof *e->die_first);
+  if (!last || !e->die_first) {
+    free(last);
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for %u values. Fix: free memory", n);
+  }
+  for (uint32_t v = 0; v < n; ++v) {
+    last[v] = WEIR_LLVM_NONE;
+    LLVMValueRef value = ctx->values[v];
+    if (!ctx->fact_a[v] || !LLVMIsAInstruction(value)) continue;
+    LLVMBasicBlockRef block = LLVMGetInstructionParent(value);
+    uint32_t best = WEIR_LLVM_NONE, best_node = 0;
+    int local = 1;
+    for (LLVMUseRef u = LLVMGetFirstUse(value); u && local; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      uint32_t uid = LLVMIsAInstruction(user) ? weir_llvm_vid(ctx, user) : WEIR_LLVM_NONE;
+      local = uid != WEIR_LLVM_NONE && !LLVMIsAPHINode(user) && LLVMGetInstructionParent(user) == block;
+      if (local && (best == WEIR_LLVM_NONE || ctx->node_of[uid] > best_node)) best = uid, best_node = ctx->node_of[uid];
+    }
+    if (!LLVMGetFirstUse(value) && !LLVMIsATerminatorInst(value)) /* unused: dies at once */
+      best = weir_llvm_vid(ctx, LLVMGetNextInstruction(value));
+    if (local && best != WEIR_LLVM_NONE) last[v] = best;
+  }
+  for (uint32_t v = 0; v < n; ++v)
+    if (last[v] != WEIR_LLVM_NONE) e->die_first[last[v] + 2]++;
+  for (uint32_t v = 0; v < n; ++v) e->die_first[v + 2] += e->die_first[v + 1];
+  for (uint32_t k = 0; k < e->die_first[n + 1]; ++k) weir_llvm_vec_push(&e->die_facts, 0);
+  for (uint32_t v = 0; v < n && !e->die_facts.failed; ++v)
+    if (last[v] != WEIR_LLVM_NONE) e->die_facts.v[e->die_first[last[v] + 1]++] = ctx->fact_a[v];
+  free(last);
+  return e->die_facts.failed ? weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory. Fix: free memory") : WEIR_OK;
+}
+
+/* Kills the value facts that die after instruction `vid`. */
+static void add_deaths(const emitter *e, uint32_t vid, weir_llvm_flow *flow) {
+  if (!e->die_first || vid == WEIR_LLVM_NONE) return;
+  for (uint32_t k = e->die_first[vid]; k < e->die_first[vid + 1]; ++k) weir_llvm_flow_kill(flow, e->die_facts.v[k]);
+}
 
 /* ---- the fact graph and pruning ----------------------------------------- */
 static void collect(emitter *e, const weir_llvm_flow *flow) {
@@ -132,6 +183,7 @@ static void write_call(emitter *e, LLVMValueRef call, uint32_t vid, uint32_t nod
   uint32_t ret = node + 1;
   weir_llvm_flow_reset(&e->flow, 1);
   ctx->hooks->call_to_return(ctx, call, &e->flow);
+  add_deaths(e, vid, &e->flow);
   if (e->writing) weir_llvm_text_printf(e->text, "call %u %u ", node, ret);
   put_flow(e, e->text, &e->flow);
   if (e->writing) weir_llvm_text_put(e->text, "\n", 1), ctx->out->stats.call_sites++;
@@ -157,6 +209,7 @@ static void write_successor(emitter *e, LLVMValueRef term, uint32_t node, LLVMBa
   weir_llvm_ctx *ctx = e->ctx;
   weir_llvm_flow_reset(&e->flow2, 1);
   ctx->hooks->plain(ctx, term, &e->flow2);
+  add_deaths(e, weir_llvm_vid(ctx, term), &e->flow2);
   LLVMBasicBlockRef here = LLVMGetInstructionParent(term);
   for (LLVMValueRef phi = LLVMGetFirstInstruction(succ); phi && LLVMIsAPHINode(phi);
        phi = LLVMGetNextInstruction(phi)) {
@@ -187,6 +240,7 @@ static void write_plain(emitter *e, LLVMValueRef inst, uint32_t proc, uint32_t n
   if (!LLVMIsAPHINode(inst) &&
       !(LLVMIsACallInst(inst) && weir_llvm_classify_call(ctx, inst) == WEIR_LLVM_CALL_IGNORED))
     ctx->hooks->plain(ctx, inst, &e->flow);
+  add_deaths(e, weir_llvm_vid(ctx, inst), &e->flow);
   uint32_t next = LLVMIsAReturnInst(inst) ? ctx->fns[proc].last
                                           : ctx->node_of[weir_llvm_vid(ctx, LLVMGetNextInstruction(inst))];
   write_edge(e, node, next, &e->flow);
@@ -257,6 +311,12 @@ static int emitter_failed(const emitter *e) {
 
 weir_status weir_llvm_emit(weir_llvm_ctx *ctx) {
   emitter e = {.ctx = ctx, .text = &ctx->out->text};
+  weir_status planned = plan_deaths(&e);
+  if (planned != WEIR_OK) {
+    free(e.die_first);
+    weir_llvm_vec_free(&e.die_facts);
+    return planned;
+  }
   for (uint32_t p = 0; p < ctx->fn_count; ++p) write_function(&e, p);
   uint32_t live = 0;
   uint32_t *map = emitter_failed(&e) ? NULL : live_facts(&e, &live);
@@ -274,6 +334,8 @@ weir_status weir_llvm_emit(weir_llvm_ctx *ctx) {
   weir_llvm_flow_free(&e.flow);
   weir_llvm_flow_free(&e.flow2);
   weir_llvm_text_free(&e.token);
+  free(e.die_first);
+  weir_llvm_vec_free(&e.die_facts);
   ctx->fact_map = NULL;
   free(map);
   if (failed)

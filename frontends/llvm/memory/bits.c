@@ -1,0 +1,136 @@
+/* Sparse bitsets for the solver's points-to sets: sorted 64-bit blocks
+ * (base = location / 64). Merging a delta of d blocks into a set of n
+ * blocks costs d binary searches when nothing new needs a block of its own,
+ * and one merge otherwise, instead of n + d steps for every delta: the
+ * solver merges small deltas into big sets millions of times.
+ * Allocation failure sets m->failed and leaves the set as it was. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/llvm/memory/pta.h"
+
+static int reserve(weir_llvm_memory *m, pta_bits *s, uint32_t need) {
+  if (need <= s->cap) return 1;
+  if (m->failed) return 0;
+  uint32_t cap = s->cap ? s->cap : 2;
+  while (cap < need) cap *= 2;
+  uint32_t *base = realloc(s->base, (size_t)cap * sizeof *base);
+  if (base) s->base = base;
+  uint64_t *word = base ? realloc(s->word, (size_t)cap * sizeof *word) : NULL;
+  if (word) s->word = word;
+  if (!base || !word) {
+    m->failed = 1;
+    return 0;
+  }
+  s->cap = cap;
+  return 1;
+}
+
+static uint32_t find_block(const pta_bits *s, uint32_t from, uint32_t base) {
+  uint32_t lo = from, hi = s->n;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (s->base[mid] < base) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+int pta_bits_has(const pta_bits *s, uint32_t value) {
+  uint32_t at = find_block(s, 0, value / 64);
+  return at < s->n && s->base[at] == value / 64 && (s->word[at] >> (value % 64) & 1);
+}
+
+static void append(weir_llvm_memory *m, pta_bits *s, uint32_t base, uint64_t word) {
+  if (!reserve(m, s, s->n + 1)) return;
+  s->base[s->n] = base;
+  s->word[s->n++] = word;
+  s->count += (uint32_t)__builtin_popcountll(word);
+}
+
+void pta_bits_from_sorted(weir_llvm_memory *m, pta_bits *s, const uint32_t *v, uint32_t n) {
+  s->n = s->count = 0;
+  for (uint32_t k = 0; k < n;) {
+    uint32_t base = v[k] / 64;
+    uint64_t word = 0;
+    for (; k < n && v[k] / 64 == base; ++k) word |= 1ull << (v[k] % 64);
+    append(m, s, base, word);
+  }
+}
+
+void pta_bits_to_sorted(weir_llvm_memory *m, const pta_bits *s, pta_set *out) {
+  out->n = 0;
+  for (uint32_t k = 0; k < s->n; ++k)
+    for (uint64_t w = s->word[k]; w; w &= w - 1) pta_set_push(m, out, s->base[k] * 64 + (uint32_t)__builtin_ctzll(w));
+}
+
+/* Blocks of `from` that `to` lacks: found by search when from is small. */
+static uint32_t missing_blocks(const pta_bits *to, const pta_bits *from) {
+  uint32_t missing = 0, at = 0;
+  for (uint32_t k = 0; k < from->n; ++k) {
+    if ((uint64_t)from->n * 8 < to->n) at = find_block(to, at, from->base[k]);
+    else
+      while (at < to->n && to->base[at] < from->base[k]) ++at;
+    missing += at == to->n || to->base[at] != from->base[k];
+  }
+  return missing;
+}
+
+uint32_t pta_bits_union(weir_llvm_memory *m, pta_bits *to, const pta_bits *from, pta_bits *added) {
+  if (from->n == 0) return 0;
+  uint32_t before = to->count, missing = missing_blocks(to, from);
+  if (missing == 0) {
+    uint32_t at = 0;
+    for (uint32_t k = 0; k < from->n; ++k) {
+      at = find_block(to, at, from->base[k]);
+      uint64_t fresh = from->word[k] & ~to->word[at];
+      if (!fresh) continue;
+      to->word[at] |= fresh;
+      to->count += (uint32_t)__builtin_popcountll(fresh);
+      if (added) append(m, added, from->base[k], fresh);
+    }
+    return to->count - before;
+  }
+  if (!reserve(m, to, to->n + missing)) return 0;
+  if (added && !reserve(m, added, added->n + from->n)) return 0;
+  /* merge from the back so that `to` grows in place; what is new goes to
+   * the end of `added` back to front and is reversed after */
+  uint32_t first_added = added ? added->n : 0;
+  int64_t r = (int64_t)to->n - 1, k = (int64_t)from->n - 1, w = (int64_t)to->n + missing - 1;
+  while (k >= 0) {
+    if (r >= 0 && to->base[r] > from->base[k]) {
+      to->base[w] = to->base[r];
+      to->word[w--] = to->word[r--];
+      continue;
+    }
+    uint64_t old = r >= 0 && to->base[r] == from->base[k] ? to->word[r--] : 0;
+    uint64_t fresh = from->word[k] & ~old;
+    to->base[w] = from->base[k];
+    to->word[w--] = old | fresh;
+    if (fresh) {
+      to->count += (uint32_t)__builtin_popcountll(fresh);
+      if (added) {
+        added->base[added->n] = from->base[k];
+        added->word[added->n++] = fresh;
+        added->count += (uint32_t)__builtin_popcountll(fresh);
+      }
+    }
+    --k;
+  }
+  to->n += missing;
+  for (uint32_t i = first_added, j = added ? added->n : 0; added && i + 1 < j; ++i, --j) {
+    uint32_t b = added->base[i];
+    uint64_t x = added->word[i];
+    added->base[i] = added->base[j - 1];
+    added->word[i] = added->word[j - 1];
+    added->base[j - 1] = b;
+    added->word[j - 1] = x;
+  }
+  return to->count - before;
+}
+
+void pta_bits_free(pta_bits *s) {
+  free(s->base);
+  free(s->word);
+  memset(s, 0, sizeof *s);
+}
