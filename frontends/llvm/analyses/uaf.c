@@ -71,12 +71,41 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
   }
 }
 
+/* `free(s); return NULL;`: a function that returns a null pointer hands
+ * none of the blocks it allocated to its caller, which checks for NULL and
+ * does not touch them. Their freed state does not leave the function on
+ * that path (without this, every error path of a constructor would make
+ * every later use of what it builds a finding). */
+static void kill_allocations(weir_llvm_ctx *ctx, LLVMValueRef fn, weir_llvm_flow *flow) {
+  const uint32_t *objects = NULL;
+  size_t n = weir_llvm_memory_allocs(ctx->memory, fn, &objects);
+  for (size_t k = 0; k < n; ++k) weir_llvm_flow_kill(flow, ctx->obj_fact[objects[k]]);
+}
+
+static int is_null(LLVMValueRef v) { return weir_llvm_is_pointer(v) && LLVMIsAConstantPointerNull(v); }
+
+static void null_return(weir_llvm_ctx *ctx, LLVMValueRef ret, weir_llvm_flow *flow) {
+  if (LLVMGetNumOperands(ret) == 1 && is_null(LLVMGetOperand(ret, 0)))
+    kill_allocations(ctx, LLVMGetBasicBlockParent(LLVMGetInstructionParent(ret)), flow);
+}
+
+/* The same when the null comes into the return value's phi (one return
+ * block, as -O0 code after mem2reg has it). */
+static int returned(LLVMValueRef phi) {
+  for (LLVMUseRef u = LLVMGetFirstUse(phi); u; u = LLVMGetNextUse(u))
+    if (LLVMIsAReturnInst(LLVMGetUser(u))) return 1;
+  return 0;
+}
+
 static void plain(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
   if (LLVMIsACallInst(inst)) external_call(ctx, inst, flow);
+  else if (LLVMIsAReturnInst(inst)) null_return(ctx, inst, flow);
 }
 
 static void move(weir_llvm_ctx *ctx, LLVMValueRef value, LLVMValueRef phi, weir_llvm_flow *flow) {
-  (void)ctx, (void)value, (void)phi, (void)flow; /* facts are objects, not values */
+  /* facts are objects, not values; only a null return matters here */
+  if (is_null(value) && returned(phi))
+    kill_allocations(ctx, LLVMGetBasicBlockParent(LLVMGetInstructionParent(phi)), flow);
 }
 
 /* Objects a callee may change the state of: written (freed blocks count as
@@ -144,7 +173,20 @@ static void check_use(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LLVM
 }
 
 static void check_call(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
-  if (weir_llvm_classify_call(ctx, inst) != WEIR_LLVM_CALL_EXTERNAL) return;
+  weir_llvm_call_kind kind = weir_llvm_classify_call(ctx, inst);
+  if (kind == WEIR_LLVM_CALL_NODE) {
+    /* Handing a dangling pointer to a defined function is a use (CWE-416
+     * counts call arguments); what the callee does with it is found there. */
+    size_t length = 0;
+    const char *name = weir_llvm_callee_name(inst, &length);
+    char what[160];
+    snprintf(what, sizeof what, "'%.*s' is passed", (int)(length > 96 ? 96 : length), length ? name : "(indirect)");
+    for (uint32_t k = 0; k < LLVMGetNumArgOperands(inst); ++k)
+      if (weir_llvm_is_pointer(LLVMGetOperand(inst, k)))
+        check_use(ctx, node, inst, LLVMGetOperand(inst, k), WEIR_LLVM_RULE_USE_AFTER_FREE, what);
+    return;
+  }
+  if (kind != WEIR_LLVM_CALL_EXTERNAL) return;
   const weir_llvm_libcall *model = weir_llvm_call_model(ctx, inst);
   size_t length = 0;
   const char *name = weir_llvm_callee_name(inst, &length);

@@ -212,8 +212,7 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
                    weir_llvm_flow *ret_flow) {
   LLVMValueRef fn = ctx->fns[proc].fn;
   uint32_t args = LLVMGetNumArgOperands(call), k = 0;
-  for (LLVMValueRef param = LLVMGetFirstParam(fn); param && k < args; param = LLVMGetNextParam(param), ++k)
-    undefined_from(ctx, LLVMGetOperand(call, k), val(ctx, param), call_flow);
+  (void)k, (void)args; /* undefined arguments are reported at the call (check_defined_call) */
   weir_llvm_vec reach = {0};
   weir_llvm_call_reach(ctx, call, &reach);
   const uint32_t *ref = NULL;
@@ -268,8 +267,29 @@ static void check_memory(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, L
   }
 }
 
+/* Passing an uninitialised value to a defined function is a use, as
+ * clang's -Wuninitialized sees it: reported at the call, once (the callee
+ * does not get it as undefined, or every helper would report it again). */
+static void check_defined_call(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
+  size_t length = 0;
+  const char *name = weir_llvm_callee_name(inst, &length);
+  LLVMValueRef direct = weir_llvm_direct_callee(inst);
+  uint32_t args = LLVMGetNumArgOperands(inst);
+  for (uint32_t k = 0; k < args; ++k) {
+    /* -O2 passes undef for a parameter the callee no longer reads (its
+     * constant was propagated in): that is no use. */
+    if (direct && (k >= LLVMCountParams(direct) || !LLVMGetFirstUse(LLVMGetParam(direct, k)))) continue;
+    char message[192];
+    snprintf(message, sizeof message, "an uninitialized value is passed as argument %u of '%.*s'", k + 1,
+             (int)(length > 96 ? 96 : length), length ? name : "(indirect)");
+    check_value(ctx, node, inst, LLVMGetOperand(inst, k), message);
+  }
+}
+
 static void check_call(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
-  if (weir_llvm_classify_call(ctx, inst) != WEIR_LLVM_CALL_EXTERNAL) return;
+  weir_llvm_call_kind kind = weir_llvm_classify_call(ctx, inst);
+  if (kind == WEIR_LLVM_CALL_NODE) check_defined_call(ctx, inst, node);
+  if (kind != WEIR_LLVM_CALL_EXTERNAL) return;
   const weir_llvm_libcall *model = weir_llvm_call_model(ctx, inst);
   size_t length = 0;
   const char *name = weir_llvm_callee_name(inst, &length);

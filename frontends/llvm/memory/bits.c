@@ -1,8 +1,11 @@
-/* Sparse bitsets for the solver's points-to sets: sorted 64-bit blocks
- * (base = location / 64). Merging a delta of d blocks into a set of n
- * blocks costs d binary searches when nothing new needs a block of its own,
- * and one merge otherwise, instead of n + d steps for every delta: the
- * solver merges small deltas into big sets millions of times.
+/* Bitsets for the solver's points-to sets: sorted 64-bit blocks (base =
+ * location / 64). Merging a delta of d blocks into a set of n blocks costs
+ * d searches when nothing new needs a block of its own, and one merge
+ * otherwise, instead of n + d steps for every delta: the solver merges
+ * small deltas into big sets millions of times. A set with at least as
+ * many elements as the blocks its range spans is kept dense (every block
+ * of the range present, empty ones too): a search is then an index, and it
+ * takes at most 8 bytes per element. Empty blocks are allowed anywhere.
  * Allocation failure sets m->failed and leaves the set as it was. */
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +29,13 @@ static int reserve(weir_llvm_memory *m, pta_bits *s, uint32_t need) {
   return 1;
 }
 
+/* The first block at or after `from` whose base is not below `base`. */
 static uint32_t find_block(const pta_bits *s, uint32_t from, uint32_t base) {
+  if (s->dense) {
+    if (s->n == 0 || base <= s->base[0]) return from;
+    uint32_t at = base - s->base[0];
+    return at < s->n ? (at > from ? at : from) : s->n;
+  }
   uint32_t lo = from, hi = s->n;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
@@ -46,6 +55,42 @@ static void append(weir_llvm_memory *m, pta_bits *s, uint32_t base, uint64_t wor
   s->base[s->n] = base;
   s->word[s->n++] = word;
   s->count += (uint32_t)__builtin_popcountll(word);
+}
+
+int pta_bits_add(weir_llvm_memory *m, pta_bits *s, uint32_t value) {
+  uint32_t at = s->n && s->base[s->n - 1] < value / 64 ? s->n : find_block(s, 0, value / 64);
+  uint64_t bit = 1ull << (value % 64);
+  if (at < s->n && s->base[at] == value / 64) {
+    if (s->word[at] & bit) return 0;
+    s->word[at] |= bit;
+    s->count++;
+    return 1;
+  }
+  if (!reserve(m, s, s->n + 1)) return 0;
+  memmove(s->base + at + 1, s->base + at, (size_t)(s->n - at) * sizeof *s->base);
+  memmove(s->word + at + 1, s->word + at, (size_t)(s->n - at) * sizeof *s->word);
+  s->base[at] = value / 64;
+  s->word[at] = bit;
+  s->n++;
+  s->count++;
+  return 1;
+}
+
+/* Fills the gaps of the range when the set is dense enough (see above). */
+static void densify(weir_llvm_memory *m, pta_bits *s) {
+  if (s->dense || s->n < 4) return;
+  uint32_t first = s->base[0], range = s->base[s->n - 1] - first + 1;
+  if (range > s->count || !reserve(m, s, range)) return;
+  /* back to front: a block only moves up, over slots already read */
+  for (uint32_t k = s->n, hi = range; k-- > 0;) {
+    uint32_t to = s->base[k] - first;
+    for (uint32_t j = to + 1; j < hi; ++j) s->word[j] = 0;
+    s->word[to] = s->word[k];
+    hi = to;
+  }
+  for (uint32_t k = 0; k < range; ++k) s->base[k] = first + k;
+  s->n = range;
+  s->dense = 1;
 }
 
 void pta_bits_from_sorted(weir_llvm_memory *m, pta_bits *s, const uint32_t *v, uint32_t n) {

@@ -49,7 +49,7 @@ static void settle(weir_llvm_memory *m, uint32_t rep) {
 typedef struct scc {
   uint32_t *index, *low, *stack, *frame, *edge;
   uint8_t *on;
-  uint32_t next, depth;
+  uint32_t next, depth, emitted;
 } scc;
 
 static void component(weir_llvm_memory *m, scc *t, uint32_t root) {
@@ -62,6 +62,8 @@ static void component(weir_llvm_memory *m, scc *t, uint32_t root) {
       if (t->stack[k] != root) { merge_into(m, root, t->stack[k]); m->tr_merged++; }
     settle(m, root);
   }
+  /* Tarjan completes components sinks first: sources get the low ranks */
+  m->nodes[root].rank = m->node_count - ++t->emitted;
   t->depth = bottom;
 }
 

@@ -20,6 +20,7 @@ uint32_t pta_node_new(weir_llvm_memory *m) {
     m->node_cap = cap;
   }
   memset(&m->nodes[m->node_count], 0, sizeof *m->nodes);
+  m->nodes[m->node_count].rank = 0x80000000u + m->node_count; /* after every ranked node */
   m->rep[m->node_count] = m->node_count;
   return m->node_count++;
 }
@@ -49,16 +50,9 @@ void pta_graph_reset(weir_llvm_memory *m) {
   }
   m->call_count = 0;
   weir_llvm_map_free(&m->call_index);
-  m->queue.n = 0;
-  m->queue_head = 0;
+  m->wave_now.n = m->wave_next.n = 0;
+  m->wave_rank = 0;
   pta_locations_reset(m);
-}
-
-void pta_push(weir_llvm_memory *m, uint32_t node) {
-  node = pta_find(m, node);
-  if (m->nodes[node].queued) return;
-  m->nodes[node].queued = 1;
-  pta_set_push(m, &m->queue, node);
 }
 
 /* to ∪= from; what is new goes to to's delta and `to` is queued. */

@@ -26,6 +26,43 @@ static int cmp_rank(const void *a, const void *b) {
   return (x->offset > y->offset) - (x->offset < y->offset);
 }
 
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The solver's bitsets become the sorted result arrays under the new
+ * numbering: each element is set in a dense scratch bitmap (the words it
+ * touched remembered), read back in order. */
+static void final_sets(weir_llvm_memory *m, const uint32_t *new_of, uint32_t kept) {
+  uint32_t words = kept / 64 + 1;
+  uint64_t *dense = calloc(words, sizeof *dense);
+  pta_set touched = {0};
+  if (!dense) m->failed = 1;
+  for (uint32_t k = 0; k < m->node_count && !m->failed; ++k) {
+    const pta_bits *set = &m->nodes[k].set;
+    touched.n = 0;
+    for (uint32_t b = 0; b < set->n; ++b)
+      for (uint64_t w = set->word[b]; w; w &= w - 1) {
+        uint32_t x = new_of[set->base[b] * 64 + (uint32_t)__builtin_ctzll(w)];
+        if (!dense[x / 64]) pta_set_push(m, &touched, x / 64);
+        dense[x / 64] |= 1ull << (x % 64);
+      }
+    qsort(touched.v, touched.n, sizeof *touched.v, cmp_u32);
+    pta_set *pts = &m->nodes[k].pts;
+    pts->n = 0;
+    for (uint32_t t = 0; t < touched.n; ++t) {
+      for (uint64_t w = dense[touched.v[t]]; w; w &= w - 1)
+        pta_set_push(m, pts, touched.v[t] * 64 + (uint32_t)__builtin_ctzll(w));
+      dense[touched.v[t]] = 0;
+    }
+    pta_bits_free(&m->nodes[k].set);
+    pta_bits_free(&m->nodes[k].delta);
+  }
+  free(dense);
+  pta_set_free(&touched);
+}
+
 /* Renumbers locations in (object, offset) order and rewrites every set;
  * the locations a collapsed object had before it collapsed become its one
  * location. */
@@ -65,11 +102,7 @@ static void number_locations(weir_llvm_memory *m) {
   free(m->loc_node);
   m->loc_node = node;
   for (uint32_t k = 0; k < m->object_count; ++k) m->objects[k].loc0 = m->objects[k].pub.first_location;
-  for (uint32_t k = 0; k < m->node_count; ++k) {
-    pta_set *pts = &m->nodes[k].pts;
-    for (uint32_t j = 0; j < pts->n; ++j) pts->v[j] = new_of[pts->v[j]];
-    pta_set_sort_unique(pts);
-  }
+  final_sets(m, new_of, kept);
   free(order);
   free(new_of);
 }
@@ -96,8 +129,10 @@ static void drop_solver_state(weir_llvm_memory *m) {
   m->rels = NULL;
   m->rel_count = m->rel_cap = 0;
   pta_map_free(&m->loc_key);
+  pta_map_free(&m->field_key);
   pta_set_free(&m->watch);
-  pta_set_free(&m->queue);
+  pta_set_free(&m->wave_now);
+  pta_set_free(&m->wave_next);
   pta_set_free(&m->new_locs);
   pta_bits_free(&m->added);
   pta_bits_free(&m->incoming);
@@ -143,9 +178,10 @@ static void solve(weir_llvm_memory *m) {
   while (!m->failed && pta_unreached_parameters(m) > 0);
   for (uint32_t k = 0; k < m->node_count; ++k) {
     m->rep[k] = pta_find(m, k); /* queries read rep[] once */
-    if (m->rep[k] == k) pta_bits_to_sorted(m, &m->nodes[k].set, &m->nodes[k].pts);
-    pta_bits_free(&m->nodes[k].set);
-    pta_bits_free(&m->nodes[k].delta);
+    if (m->rep[k] != k) { /* merged: the representative has its set */
+      pta_bits_free(&m->nodes[k].set);
+      pta_bits_free(&m->nodes[k].delta);
+    }
   }
   m->tr_edges_scan = m->edge_key.count;
 }

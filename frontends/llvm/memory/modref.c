@@ -27,8 +27,14 @@ static void add_range(const weir_llvm_memory *m, uint64_t *bits, uint32_t l, int
   int64_t from = range == RANGE_WHOLE ? INT64_MIN : m->loc_offset[l];
   int64_t to = range == RANGE_ACCESS ? m->loc_offset[l] + (int64_t)(size ? size : 1) : INT64_MAX;
   set_bit(bits, l);
-  for (uint32_t k = o->first_location; k < o->first_location + o->location_count; ++k)
-    if (m->loc_offset[k] >= from && m->loc_offset[k] < to) set_bit(bits, k);
+  /* the object's locations are numbered in offset order: search the start */
+  uint32_t lo = o->first_location, hi = o->first_location + o->location_count, end = hi;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (m->loc_offset[mid] < from) lo = mid + 1;
+    else hi = mid;
+  }
+  for (uint32_t k = lo; k < end && m->loc_offset[k] < to; ++k) set_bit(bits, k);
 }
 
 static void add_pointer(const weir_llvm_memory *m, uint64_t *bits, LLVMValueRef pointer, int range, uint64_t size) {

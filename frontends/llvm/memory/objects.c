@@ -277,23 +277,37 @@ uint32_t pta_location(weir_llvm_memory *m, uint32_t object, int64_t offset) {
   pta_object *o = &m->objects[object];
   /* a function has no fields: offsets on it only come from imprecision */
   if (o->pub.collapsed || offset == 0 || o->pub.kind == WEIR_LLVM_OBJECT_FUNCTION) return o->loc0;
+  uint64_t wrapped_key = 0;
+  int cache = 0;
   if (o->type) {
     int64_t size = (int64_t)o->type_size;
     offset %= size;
     if (offset < 0) offset += size;
+    /* field_start asks LLVM for struct layouts: remember its answers */
+    if (offset < (int64_t)UINT32_MAX) {
+      cache = 1;
+      wrapped_key = (uint64_t)object << 32 | (uint64_t)offset;
+      uint32_t known = pta_map_get(&m->field_key, wrapped_key);
+      if (known != PTA_NONE) return known;
+    }
     offset = (int64_t)field_start(m, o->type, (uint64_t)offset);
-    if (offset == 0) return o->loc0;
+    if (offset == 0) {
+      if (cache) pta_map_put(m, &m->field_key, wrapped_key, o->loc0);
+      return o->loc0;
+    }
   } else if (offset < 0 || offset > (int64_t)PTA_MAX_UNKNOWN_OFFSET) {
     return collapse(m, object);
   }
   uint32_t found = pta_map_get(&m->loc_key, (uint64_t)object << 32 | (uint64_t)offset);
-  if (found != PTA_NONE) return found;
-  /* A typed object's fields are bounded by its layout; an untyped one
-   * could grow without end. */
-  if (o->field_count >= (o->type ? PTA_MAX_TYPED_FIELDS : PTA_MAX_FIELDS)) return collapse(m, object);
-  uint32_t id = PTA_NONE;
-  new_location(m, object, offset, &id);
-  return id == PTA_NONE ? o->loc0 : id;
+  if (found == PTA_NONE) {
+    /* A typed object's fields are bounded by its layout; an untyped one
+     * could grow without end. */
+    if (o->field_count >= (o->type ? PTA_MAX_TYPED_FIELDS : PTA_MAX_FIELDS)) return collapse(m, object);
+    new_location(m, object, offset, &found);
+    if (found == PTA_NONE) return o->loc0;
+  }
+  if (cache) pta_map_put(m, &m->field_key, wrapped_key, found);
+  return found;
 }
 
 uint32_t pta_field(weir_llvm_memory *m, uint32_t location, int64_t offset, int64_t delta) {
@@ -310,6 +324,7 @@ uint32_t pta_field(weir_llvm_memory *m, uint32_t location, int64_t offset, int64
 void pta_locations_reset(weir_llvm_memory *m) {
   m->loc_count = 0;
   pta_map_free(&m->loc_key);
+  pta_map_free(&m->field_key);
   m->new_locs.n = 0;
   for (uint32_t k = 0; k < m->object_count; ++k) {
     pta_object *o = &m->objects[k];

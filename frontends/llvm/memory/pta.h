@@ -72,6 +72,7 @@ typedef struct pta_node {
   pta_bits delta;   /* while solving: what arrived since the node was last popped */
   pta_set copy;     /* copy edge targets */
   pta_set complex;  /* constraints whose pointer operand is this node */
+  uint32_t rank;    /* topological order from the last cycle elimination (worklist.c) */
   uint8_t queued;
 } pta_node;
 
@@ -113,6 +114,7 @@ struct weir_llvm_memory {
   int64_t *loc_offset;
   uint32_t loc_count, loc_cap;
   pta_map loc_key;    /* object << 32 | offset -> location */
+  pta_map field_key;  /* typed object << 32 | wrapped offset -> location of its field */
   pta_set new_locs;   /* created since the solver last looked (memcpy watchers) */
 
   pta_node *nodes;
@@ -145,8 +147,8 @@ struct weir_llvm_memory {
 
   uint32_t argv_array, argv_strings; /* objects, or PTA_NONE */
 
-  pta_set queue;
-  uint32_t queue_head;
+  pta_set wave_now, wave_next; /* worklist heaps by rank (worklist.c) */
+  uint32_t wave_rank;       /* rank of the node popped last */
   pta_bits added;           /* scratch: what a union added */
   pta_bits incoming;        /* scratch: a sorted array as a bitset */
   pta_set work;             /* scratch: a popped delta as a sorted array */
@@ -175,6 +177,8 @@ void pta_set_free(pta_set *s);
 
 /* ---- bits.c ------------------------------------------------------------------ */
 int pta_bits_has(const pta_bits *s, uint32_t value);
+/* Inserts one value; 1 when it was new. */
+int pta_bits_add(weir_llvm_memory *m, pta_bits *s, uint32_t value);
 void pta_bits_from_sorted(weir_llvm_memory *m, pta_bits *s, const uint32_t *v, uint32_t n);
 void pta_bits_to_sorted(weir_llvm_memory *m, const pta_bits *s, pta_set *out);
 /* to ∪= from; the new elements go to `added` (when not NULL, in order).
@@ -218,7 +222,11 @@ void pta_addr(weir_llvm_memory *m, uint32_t node, uint32_t location);
 void pta_copy(weir_llvm_memory *m, uint32_t from, uint32_t to);
 void pta_complex(weir_llvm_memory *m, pta_kind kind, uint32_t node, uint32_t a, uint32_t b, int64_t offset,
                  int64_t delta);
+/* ---- worklist.c ---------------------------------------------------------------- */
 void pta_push(weir_llvm_memory *m, uint32_t node);
+/* The next node to visit, or PTA_NONE when none is left. */
+uint32_t pta_pop(weir_llvm_memory *m);
+void pta_worklist_reorder(weir_llvm_memory *m);
 /* Contents behind dst ⊇ contents behind src, field by field (memcpy). */
 void pta_memcpy(weir_llvm_memory *m, uint32_t dst, uint32_t src);
 /* to ∪= v[0..n) (sorted); the new part goes to to's delta and to is queued. */

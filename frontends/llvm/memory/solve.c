@@ -97,14 +97,13 @@ static void call_targets(weir_llvm_memory *m, uint32_t record, const uint32_t *l
 }
 
 static void offsets(weir_llvm_memory *m, const pta_constraint *c, const uint32_t *locations, uint32_t n) {
-  pta_set moved = {0};
+  pta_bits moved = {0};
   for (uint32_t k = 0; k < n; ++k) {
     uint32_t to = pta_field(m, locations[k], c->offset, c->delta);
-    if (to != PTA_NONE) pta_set_push(m, &moved, to);
+    if (to != PTA_NONE) pta_bits_add(m, &moved, to);
   }
-  pta_set_sort_unique(&moved);
-  pta_propagate(m, c->a, moved.v, moved.n);
-  pta_set_free(&moved);
+  pta_propagate_bits(m, c->a, &moved);
+  pta_bits_free(&moved);
 }
 
 void pta_apply(weir_llvm_memory *m, uint32_t con, uint32_t node, const uint32_t *locations, uint32_t n) {
@@ -141,23 +140,20 @@ void pta_solve(weir_llvm_memory *m) {
     }
     if (m->edge_key.count >= m->next_cycle_check) {
       pta_collapse_cycles(m);
-      m->next_cycle_check = m->edge_key.count + m->edge_key.count / 4 + 4096;
+      pta_worklist_reorder(m);
+      m->next_cycle_check = m->edge_key.count + m->edge_key.count / 16 + 1024;
     }
-    if (m->queue_head == m->queue.n) break;
-    uint32_t node = m->queue.v[m->queue_head++];
-    if (m->queue_head == m->queue.n) m->queue_head = m->queue.n = 0;
-    else if (m->queue_head > 4096 && m->queue_head * 2 > m->queue.n) {
-      memmove(m->queue.v, m->queue.v + m->queue_head, (size_t)(m->queue.n - m->queue_head) * sizeof *m->queue.v);
-      m->queue.n -= m->queue_head;
-      m->queue_head = 0;
-    }
-    m->nodes[node].queued = 0;
+    uint32_t node = pta_pop(m);
+    if (node == PTA_NONE) break;
     if (m->rep[node] != node) continue; /* merged: its representative has it all */
     m->stats.iterations++;
-    /* take the delta: what arrives while it is processed is a new delta */
-    pta_bits_free(&work);
+    /* take the delta: what arrives while it is processed is a new delta
+     * (in the last one's buffer, when that one is small) */
+    pta_bits spent = work;
     work = m->nodes[node].delta;
-    memset(&m->nodes[node].delta, 0, sizeof work);
+    spent.n = spent.count = 0;
+    if (spent.cap > 64) pta_bits_free(&spent);
+    m->nodes[node].delta = spent;
     if (work.count == 0) continue;
     for (uint32_t k = 0; k < m->nodes[node].copy.n; ++k) pta_propagate_bits(m, m->nodes[node].copy.v[k], &work);
     if (m->nodes[node].complex.n == 0) continue;

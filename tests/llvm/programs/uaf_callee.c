@@ -36,7 +36,7 @@ static void bad_callee_uses(void) {
   if (p == NULL) return;
   if (fgets(p, 32, stdin) == NULL) p[0] = '\0';
   free(p);
-  show(p);
+  show(p); /* EXPECT weir-use-after-free: a dangling pointer passed on is a use (CWE-416) */
 }
 
 static void bad_double_destroy(void) {
