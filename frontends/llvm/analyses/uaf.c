@@ -144,7 +144,24 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
   for (size_t k = 0; k < changed.n; ++k) weir_llvm_vec_push(&in, changed.v[k]);
   weir_llvm_vec_sort_unique(&in);
   weir_llvm_vec_sort_unique(&changed);
-  for (size_t k = 0; k < in.n; ++k) weir_llvm_flow_pair(call_flow, in.v[k], in.v[k]);
+  /* A block the call hands over while it is freed was reported at the call
+   * (check_call): the callee does not get it as freed, so one bug is one
+   * finding, at the outermost use. */
+  weir_llvm_vec handed = {0};
+  uint32_t args = LLVMGetNumArgOperands(call);
+  for (uint32_t k = 0; k < args; ++k) {
+    const uint32_t *locs = NULL;
+    size_t n_locs = weir_llvm_pts(ctx, LLVMGetOperand(call, k), &locs);
+    for (size_t j = 0; j < n_locs; ++j) weir_llvm_vec_push(&handed, fact_of_location(ctx, locs[j]));
+  }
+  weir_llvm_vec_sort_unique(&handed);
+  for (size_t k = 0, h = 0; k < in.n; ++k) {
+    while (h < handed.n && handed.v[h] < in.v[k]) ++h;
+    if (h < handed.n && handed.v[h] == in.v[k]) continue;
+    weir_llvm_flow_pair(call_flow, in.v[k], in.v[k]);
+  }
+  if (handed.failed) ctx->failed = 1;
+  weir_llvm_vec_free(&handed);
   for (size_t k = 0; k < changed.n; ++k) weir_llvm_flow_pair(ret_flow, changed.v[k], changed.v[k]);
   if (in.failed || changed.failed) ctx->failed = 1;
   weir_llvm_vec_free(&in);

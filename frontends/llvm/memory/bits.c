@@ -51,6 +51,7 @@ int pta_bits_has(const pta_bits *s, uint32_t value) {
 }
 
 static void append(weir_llvm_memory *m, pta_bits *s, uint32_t base, uint64_t word) {
+  s->dense = 0;
   if (!reserve(m, s, s->n + 1)) return;
   s->base[s->n] = base;
   s->word[s->n++] = word;
@@ -67,6 +68,7 @@ int pta_bits_add(weir_llvm_memory *m, pta_bits *s, uint32_t value) {
     return 1;
   }
   if (!reserve(m, s, s->n + 1)) return 0;
+  s->dense = 0; /* a block outside the range */
   memmove(s->base + at + 1, s->base + at, (size_t)(s->n - at) * sizeof *s->base);
   memmove(s->word + at + 1, s->word + at, (size_t)(s->n - at) * sizeof *s->word);
   s->base[at] = value / 64;
@@ -93,8 +95,10 @@ static void densify(weir_llvm_memory *m, pta_bits *s) {
   s->dense = 1;
 }
 
+void pta_bits_clear(pta_bits *s) { s->n = s->count = s->dense = 0; }
+
 void pta_bits_from_sorted(weir_llvm_memory *m, pta_bits *s, const uint32_t *v, uint32_t n) {
-  s->n = s->count = 0;
+  pta_bits_clear(s);
   for (uint32_t k = 0; k < n;) {
     uint32_t base = v[k] / 64;
     uint64_t word = 0;
@@ -112,8 +116,10 @@ void pta_bits_to_sorted(weir_llvm_memory *m, const pta_bits *s, pta_set *out) {
 /* Blocks of `from` that `to` lacks: found by search when from is small. */
 static uint32_t missing_blocks(const pta_bits *to, const pta_bits *from) {
   uint32_t missing = 0, at = 0;
+  int search = to->dense || (uint64_t)from->n * 8 < to->n;
   for (uint32_t k = 0; k < from->n; ++k) {
-    if ((uint64_t)from->n * 8 < to->n) at = find_block(to, at, from->base[k]);
+    if (!from->word[k]) continue;
+    if (search) at = find_block(to, at, from->base[k]);
     else
       while (at < to->n && to->base[at] < from->base[k]) ++at;
     missing += at == to->n || to->base[at] != from->base[k];
@@ -121,28 +127,36 @@ static uint32_t missing_blocks(const pta_bits *to, const pta_bits *from) {
   return missing;
 }
 
-uint32_t pta_bits_union(weir_llvm_memory *m, pta_bits *to, const pta_bits *from, pta_bits *added) {
-  if (from->n == 0) return 0;
-  uint32_t before = to->count, missing = missing_blocks(to, from);
-  if (missing == 0) {
-    uint32_t at = 0;
-    for (uint32_t k = 0; k < from->n; ++k) {
-      at = find_block(to, at, from->base[k]);
-      uint64_t fresh = from->word[k] & ~to->word[at];
-      if (!fresh) continue;
-      to->word[at] |= fresh;
-      to->count += (uint32_t)__builtin_popcountll(fresh);
-      if (added) append(m, added, from->base[k], fresh);
-    }
-    return to->count - before;
+static void note_added(pta_bits *added, uint32_t base, uint64_t fresh) {
+  added->base[added->n] = base;
+  added->word[added->n++] = fresh;
+  added->count += (uint32_t)__builtin_popcountll(fresh);
+}
+
+/* Every block of `from` has one in `to`. */
+static void union_in_place(weir_llvm_memory *m, pta_bits *to, const pta_bits *from, pta_bits *added) {
+  for (uint32_t k = 0, at = 0; k < from->n; ++k) {
+    if (!from->word[k]) continue;
+    at = find_block(to, at, from->base[k]);
+    uint64_t fresh = from->word[k] & ~to->word[at];
+    if (!fresh) continue;
+    to->word[at] |= fresh;
+    to->count += (uint32_t)__builtin_popcountll(fresh);
+    if (added) note_added(added, from->base[k], fresh);
   }
-  if (!reserve(m, to, to->n + missing)) return 0;
-  if (added && !reserve(m, added, added->n + from->n)) return 0;
-  /* merge from the back so that `to` grows in place; what is new goes to
-   * the end of `added` back to front and is reversed after */
+  (void)m;
+}
+
+/* Merges from the back so that `to` grows in place; what is new goes to
+ * the end of `added` back to front and is reversed after. */
+static void union_merge(pta_bits *to, const pta_bits *from, uint32_t missing, pta_bits *added) {
   uint32_t first_added = added ? added->n : 0;
   int64_t r = (int64_t)to->n - 1, k = (int64_t)from->n - 1, w = (int64_t)to->n + missing - 1;
   while (k >= 0) {
+    if (!from->word[k]) {
+      --k;
+      continue;
+    }
     if (r >= 0 && to->base[r] > from->base[k]) {
       to->base[w] = to->base[r];
       to->word[w--] = to->word[r--];
@@ -152,17 +166,12 @@ uint32_t pta_bits_union(weir_llvm_memory *m, pta_bits *to, const pta_bits *from,
     uint64_t fresh = from->word[k] & ~old;
     to->base[w] = from->base[k];
     to->word[w--] = old | fresh;
-    if (fresh) {
-      to->count += (uint32_t)__builtin_popcountll(fresh);
-      if (added) {
-        added->base[added->n] = from->base[k];
-        added->word[added->n++] = fresh;
-        added->count += (uint32_t)__builtin_popcountll(fresh);
-      }
-    }
+    to->count += (uint32_t)__builtin_popcountll(fresh);
+    if (fresh && added) note_added(added, from->base[k], fresh);
     --k;
   }
   to->n += missing;
+  to->dense = 0;
   for (uint32_t i = first_added, j = added ? added->n : 0; added && i + 1 < j; ++i, --j) {
     uint32_t b = added->base[i];
     uint64_t x = added->word[i];
@@ -171,6 +180,19 @@ uint32_t pta_bits_union(weir_llvm_memory *m, pta_bits *to, const pta_bits *from,
     added->base[j - 1] = b;
     added->word[j - 1] = x;
   }
+}
+
+uint32_t pta_bits_union(weir_llvm_memory *m, pta_bits *to, const pta_bits *from, pta_bits *added) {
+  if (from->n == 0) return 0;
+  uint32_t before = to->count, missing = missing_blocks(to, from);
+  if (added && !reserve(m, added, added->n + from->n)) return 0;
+  if (missing == 0) {
+    union_in_place(m, to, from, added);
+    return to->count - before;
+  }
+  if (!reserve(m, to, to->n + missing)) return 0;
+  union_merge(to, from, missing, added);
+  densify(m, to);
   return to->count - before;
 }
 

@@ -41,7 +41,7 @@ static void settle(weir_llvm_memory *m, uint32_t rep) {
     if (r->copy.v[k] != rep) r->copy.v[w++] = r->copy.v[k];
   r->copy.n = w;
   pta_set_sort_unique(&r->complex);
-  r->delta.n = r->delta.count = 0;
+  pta_bits_clear(&r->delta);
   pta_bits_union(m, &r->delta, &r->set, NULL);
   pta_push(m, rep);
 }

@@ -60,7 +60,7 @@ void pta_propagate_bits(weir_llvm_memory *m, uint32_t to, const pta_bits *from) 
   if (from->n == 0) return;
   to = pta_find(m, to);
   m->tr_prop++; m->tr_in += from->count;
-  m->added.n = m->added.count = 0;
+  pta_bits_clear(&m->added);
   if (pta_bits_union(m, &m->nodes[to].set, from, &m->added) == 0) return;
   m->tr_added += m->added.count;
   pta_bits_union(m, &m->nodes[to].delta, &m->added, NULL);

@@ -33,6 +33,7 @@ typedef struct pta_bits {
   uint64_t *word;
   uint32_t n, cap;
   uint32_t count; /* elements */
+  uint32_t dense; /* every block of the range is present (bits.c) */
 } pta_bits;
 
 /* Open-addressing map uint64 -> uint32 (keys != UINT64_MAX). */
@@ -179,6 +180,7 @@ void pta_set_free(pta_set *s);
 int pta_bits_has(const pta_bits *s, uint32_t value);
 /* Inserts one value; 1 when it was new. */
 int pta_bits_add(weir_llvm_memory *m, pta_bits *s, uint32_t value);
+void pta_bits_clear(pta_bits *s);
 void pta_bits_from_sorted(weir_llvm_memory *m, pta_bits *s, const uint32_t *v, uint32_t n);
 void pta_bits_to_sorted(weir_llvm_memory *m, const pta_bits *s, pta_set *out);
 /* to ∪= from; the new elements go to `added` (when not NULL, in order).

@@ -151,7 +151,7 @@ void pta_solve(weir_llvm_memory *m) {
      * (in the last one's buffer, when that one is small) */
     pta_bits spent = work;
     work = m->nodes[node].delta;
-    spent.n = spent.count = 0;
+    pta_bits_clear(&spent);
     if (spent.cap > 64) pta_bits_free(&spent);
     m->nodes[node].delta = spent;
     if (work.count == 0) continue;
