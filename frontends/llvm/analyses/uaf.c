@@ -65,7 +65,12 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
   if (model->frees < LLVMGetNumArgOperands(call)) {
     weir_llvm_vec facts = {0};
     freed_facts(ctx, LLVMGetOperand(call, model->frees), &facts);
-    for (size_t k = 0; k < facts.n; ++k) weir_llvm_flow_gen(flow, facts.v[k]);
+    /* realloc frees the old block and returns a new one: in a loop
+     * (`p = realloc(p, n)`) the old block is this site's own object, which
+     * the call makes anew, so it is not freed after the call. */
+    uint32_t made = object != WEIR_LLVM_NONE ? ctx->obj_fact[object] : 0;
+    for (size_t k = 0; k < facts.n; ++k)
+      if (facts.v[k] != made) weir_llvm_flow_gen(flow, facts.v[k]);
     if (facts.failed) ctx->failed = 1;
     weir_llvm_vec_free(&facts);
   }

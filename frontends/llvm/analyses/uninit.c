@@ -95,17 +95,34 @@ static void object_facts(weir_llvm_ctx *ctx, uint32_t object, int generate, weir
 }
 
 /* A library call writing through `pointer` fills the block from there on
- * (fgets, memset, va_start, read: optimistic about the length). */
-static void initialise(weir_llvm_ctx *ctx, LLVMValueRef pointer, weir_llvm_flow *flow) {
-  const uint32_t *locs = NULL;
-  size_t n = weir_llvm_pts(ctx, pointer, &locs);
-  int whole = weir_llvm_points_to_struct(pointer);
-  for (size_t k = 0; k < n; ++k) {
+ * when the pointer is to a whole struct or to the start of a block
+ * (`memset(p, 0, sizeof *p)` after malloc, va_start, read into a struct);
+ * through a char pointer into a field it fills that field (optimistic about
+ * the length). `depth` follows stored pointers (recvmsg's msghdr). */
+static void initialise(weir_llvm_ctx *ctx, LLVMValueRef pointer, int depth, weir_llvm_flow *flow) {
+  weir_llvm_vec locs = {0};
+  weir_llvm_pts_deep(ctx, pointer, depth, &locs);
+  int whole = weir_llvm_points_to_struct(pointer) || depth > 0;
+  for (size_t k = 0; k < locs.n; ++k) {
     uint32_t first, end;
-    weir_llvm_block(ctx, locs[k], &first, &end);
-    if (!whole) end = first + 1;
+    weir_llvm_block(ctx, locs.v[k], &first, &end);
+    if (!whole && weir_llvm_memory_location(ctx->memory, first).offset != 0) end = first + 1;
     for (uint32_t l = first; l < end; ++l) weir_llvm_flow_kill(flow, ctx->loc_fact[l]);
   }
+  if (locs.failed) ctx->failed = 1;
+  weir_llvm_vec_free(&locs);
+}
+
+/* Sources marked `deep` (recvmsg, getline) fill what is behind the
+ * pointers stored in their argument too. */
+static int deep_source(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t arg) {
+  size_t length = 0;
+  const char *name = weir_llvm_callee_name(call, &length);
+  const weir_llvm_rule *rules[16];
+  size_t n = weir_llvm_config_find(ctx->config, WEIR_LLVM_SOURCE, name, length, rules, 16);
+  for (size_t r = 0; r < n; ++r)
+    if (rules[r]->deep && (rules[r]->from_on ? arg >= rules[r]->arg : arg == rules[r]->arg)) return 1;
+  return 0;
 }
 
 /* A new block from an allocator, by its kind. */
@@ -131,7 +148,8 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
   for (uint32_t k = 0; k < args; ++k) {
     LLVMValueRef arg = LLVMGetOperand(call, k);
     if (!weir_llvm_is_pointer(arg)) continue;
-    if (!model->known || weir_llvm_mask_has(model->writes, k)) initialise(ctx, arg, flow);
+    if (!model->known || weir_llvm_mask_has(model->writes, k))
+      initialise(ctx, arg, deep_source(ctx, call, k) ? 2 : 0, flow);
   }
   if (model->copy_from < args && model->copy_to < args) {
     /* memcpy: the copy is as (un)initialised as the original, field by field. */
