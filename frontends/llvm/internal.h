@@ -293,6 +293,14 @@ void weir_llvm_call_reach(const weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm
  * heap blocks and other frames always may be. */
 int weir_llvm_call_may_touch(const weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm_vec *reach,
                              uint32_t location);
+/* A pointer the memory model says may point to more than this many objects
+ * is "vague": a generic container's `void *`, a callback's user data. The
+ * points-to sets are context-insensitive, so such a set merges the data of
+ * every user of the container; writing taint, freeing or reporting through
+ * it would make findings nobody can act on. The analyses treat it as
+ * pointing nowhere for generation and findings (README: precision limits). */
+#define WEIR_LLVM_VAGUE_OBJECTS 8
+int weir_llvm_pts_vague(const weir_llvm_ctx *ctx, LLVMValueRef pointer);
 /* The defined callees of a call node (procs). */
 size_t weir_llvm_call_procs(const weir_llvm_ctx *ctx, LLVMValueRef call, const uint32_t **procs);
 

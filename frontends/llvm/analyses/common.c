@@ -169,3 +169,20 @@ int weir_llvm_call_may_touch(const weir_llvm_ctx *ctx, LLVMValueRef call, const 
   }
   return lo < reach->n && reach->v[lo] == object;
 }
+
+int weir_llvm_pts_vague(const weir_llvm_ctx *ctx, LLVMValueRef pointer) {
+  const uint32_t *locs = NULL;
+  size_t n = weir_llvm_pts(ctx, pointer, &locs);
+  if (n <= WEIR_LLVM_VAGUE_OBJECTS) return 0;
+  uint32_t seen[WEIR_LLVM_VAGUE_OBJECTS + 1];
+  size_t objects = 0;
+  for (size_t k = 0; k < n; ++k) {
+    uint32_t o = weir_llvm_memory_location(ctx->memory, locs[k]).object;
+    size_t j = 0;
+    while (j < objects && seen[j] != o) ++j;
+    if (j < objects) continue;
+    if (objects == WEIR_LLVM_VAGUE_OBJECTS) return 1;
+    seen[objects++] = o;
+  }
+  return 0;
+}

@@ -44,7 +44,7 @@ static void flows_from(const weir_llvm_ctx *ctx, LLVMValueRef v, uint32_t to, we
 static void taint_memory(weir_llvm_ctx *ctx, LLVMValueRef pointer, uint32_t from, int depth,
                          weir_llvm_flow *flow) {
   weir_llvm_vec targets = {0};
-  weir_llvm_pts_deep(ctx, pointer, depth, &targets);
+  if (!weir_llvm_pts_vague(ctx, pointer)) weir_llvm_pts_deep(ctx, pointer, depth, &targets);
   size_t direct = targets.n;
   for (size_t k = 0; k < direct && weir_llvm_points_to_struct(pointer); ++k) {
     uint32_t first, end;
@@ -223,7 +223,7 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
 static void store(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
   LLVMValueRef value = LLVMGetOperand(inst, 0), pointer = LLVMGetOperand(inst, 1);
   const uint32_t *locs = NULL;
-  size_t n = weir_llvm_pts(ctx, pointer, &locs);
+  size_t n = weir_llvm_pts_vague(ctx, pointer) ? 0 : weir_llvm_pts(ctx, pointer, &locs);
   if (n == 1 && weir_llvm_strong_target(ctx, locs[0])) weir_llvm_flow_kill(flow, loc(ctx, locs[0]));
   uint32_t from = val(ctx, value);
   for (size_t k = 0; k < n; ++k) weir_llvm_flow_pair(flow, from, loc(ctx, locs[k]));
@@ -347,7 +347,7 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
 /* The facts that make argument `arg` of a sink tainted. */
 static void sink_facts(weir_llvm_ctx *ctx, LLVMValueRef arg, int deep, weir_llvm_vec *out) {
   weir_llvm_vec locs = {0};
-  weir_llvm_pts_deep(ctx, arg, deep ? 2 : 0, &locs);
+  if (!weir_llvm_pts_vague(ctx, arg)) weir_llvm_pts_deep(ctx, arg, deep ? 2 : 0, &locs);
   out->n = 0;
   uint32_t own = val(ctx, arg); /* 0 for constants (a literal, NULL) */
   if (own) weir_llvm_vec_push(out, own);

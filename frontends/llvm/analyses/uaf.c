@@ -49,6 +49,7 @@ static void describe(weir_llvm_ctx *ctx, uint32_t fact, weir_llvm_text *out) {
 /* The F facts of what `pointer` may point to, deduplicated, into `out`. */
 static void freed_facts(const weir_llvm_ctx *ctx, LLVMValueRef pointer, weir_llvm_vec *out) {
   out->n = 0;
+  if (weir_llvm_pts_vague(ctx, pointer)) return; /* a generic destroy callback frees "everything" */
   const uint32_t *locs = NULL;
   size_t n = weir_llvm_pts(ctx, pointer, &locs);
   for (size_t k = 0; k < n; ++k) {
