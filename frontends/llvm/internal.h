@@ -237,6 +237,8 @@ struct weir_llvm_ctx {
   weir_llvm_libcall *libcalls;
   size_t libcall_count, libcall_cap;
   const uint32_t *fact_map;      /* while writing: fact -> written number (NONE: pruned) */
+  weir_llvm_vec global_objects;  /* uaf: objects reachable from globals (sorted), once */
+  int global_objects_ready;
   uint32_t fact_count;
   weir_llvm_vec fact_info;       /* per fact from 1: kind, id (analysis-defined) */
   uint32_t node_count;

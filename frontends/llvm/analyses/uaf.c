@@ -27,6 +27,19 @@ static uint32_t fact_of_location(const weir_llvm_ctx *ctx, uint32_t location) {
   return ctx->obj_fact[object_of(ctx, location)];
 }
 
+/* A block allocated in a function that many call sites reach (a vector's
+ * grow helper, a generic constructor) is one abstract object for the
+ * blocks of all of its users: freeing one user's block would make every
+ * other user's a use after free. Such summary objects are not tracked. */
+#define WEIR_LLVM_SHARED_CALLERS 4
+
+static int shared_site(const weir_llvm_ctx *ctx, uint32_t object) {
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
+  if (!o->function) return 0;
+  uint32_t proc = weir_llvm_map_get(&ctx->fn_index, o->function);
+  return proc != WEIR_LLVM_NONE && ctx->fns[proc].incoming > WEIR_LLVM_SHARED_CALLERS;
+}
+
 static void number(weir_llvm_ctx *ctx) {
   uint32_t objects = weir_llvm_memory_object_count(ctx->memory);
   ctx->obj_fact = calloc(objects ? objects : 1, sizeof *ctx->obj_fact);
@@ -35,7 +48,7 @@ static void number(weir_llvm_ctx *ctx) {
     return;
   }
   for (uint32_t o = 0; o < objects; ++o)
-    if (weir_llvm_memory_object(ctx->memory, o)->kind == WEIR_LLVM_OBJECT_HEAP)
+    if (weir_llvm_memory_object(ctx->memory, o)->kind == WEIR_LLVM_OBJECT_HEAP && !shared_site(ctx, o))
       ctx->obj_fact[o] = weir_llvm_new_fact(ctx, FACT_OBJECT, o);
 }
 
@@ -59,6 +72,35 @@ static void freed_facts(const weir_llvm_ctx *ctx, LLVMValueRef pointer, weir_llv
   weir_llvm_vec_sort_unique(out);
 }
 
+static LLVMValueRef strip_casts(LLVMValueRef v) {
+  while (v && (LLVMIsABitCastInst(v) || (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast)))
+    v = LLVMGetOperand(v, 0);
+  return v;
+}
+
+/* `*array = realloc(*array, n)` (through a temporary, as in a grow helper):
+ * the old block is read from a place and the new one stored back to it.
+ * The flow-insensitive points-to set of that place holds both blocks, so
+ * "the old block is freed" would make every later use of the array a
+ * finding; such a realloc releases nothing for this analysis. A realloc
+ * whose result goes elsewhere (`grown = realloc(data, n)`) frees `data`. */
+static int replaces_in_place(LLVMValueRef call, uint32_t arg) {
+  LLVMValueRef old = strip_casts(LLVMGetOperand(call, arg));
+  if (!old || !LLVMIsALoadInst(old)) return 0;
+  LLVMValueRef place = strip_casts(LLVMGetOperand(old, 0));
+  LLVMValueRef values[8] = {call};
+  size_t count = 1;
+  for (size_t k = 0; k < count; ++k)
+    for (LLVMUseRef u = LLVMGetFirstUse(values[k]); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (LLVMIsABitCastInst(user) && count < 8) values[count++] = user;
+      else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == values[k] &&
+               strip_casts(LLVMGetOperand(user, 1)) == place)
+        return 1;
+    }
+  return 0;
+}
+
 static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
   const weir_llvm_libcall *model = weir_llvm_call_model(ctx, call);
   uint32_t object = weir_llvm_allocated_object(ctx, call);
@@ -70,7 +112,8 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
      * (`p = realloc(p, n)`) the old block is this site's own object, which
      * the call makes anew, so it is not freed after the call. */
     uint32_t made = object != WEIR_LLVM_NONE ? ctx->obj_fact[object] : 0;
-    for (size_t k = 0; k < facts.n; ++k)
+    int replacing = model->alloc == WEIR_LLVM_ALLOC_REALLOC && replaces_in_place(call, model->frees);
+    for (size_t k = 0; k < facts.n && !replacing; ++k)
       if (facts.v[k] != made) weir_llvm_flow_gen(flow, facts.v[k]);
     if (facts.failed) ctx->failed = 1;
     weir_llvm_vec_free(&facts);
@@ -128,11 +171,79 @@ static void touched(const weir_llvm_ctx *ctx, LLVMValueRef fn, int with_reads, w
   for (size_t k = 0; k < n; ++k) weir_llvm_vec_push(out, ctx->obj_fact[objects[k]]);
 }
 
+/* Objects stored (two levels deep) in global variables: any function can
+ * reach them without being handed a pointer. */
+static const weir_llvm_vec *global_objects(weir_llvm_ctx *ctx) {
+  if (ctx->global_objects_ready) return &ctx->global_objects;
+  ctx->global_objects_ready = 1;
+  weir_llvm_vec *out = &ctx->global_objects;
+  uint32_t objects = weir_llvm_memory_object_count(ctx->memory);
+  for (uint32_t o = 0; o < objects; ++o)
+    if (weir_llvm_memory_object(ctx->memory, o)->kind == WEIR_LLVM_OBJECT_GLOBAL) weir_llvm_vec_push(out, o);
+  for (int level = 0, start = 0; level < 2; ++level) {
+    size_t end = out->n;
+    for (size_t k = (size_t)start; k < end; ++k) {
+      const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, out->v[k]);
+      for (uint32_t l = o->first_location; l < o->first_location + o->location_count; ++l) {
+        const uint32_t *inner = NULL;
+        size_t m = weir_llvm_memory_contents(ctx->memory, l, &inner);
+        for (size_t j = 0; j < m; ++j) weir_llvm_vec_push(out, weir_llvm_memory_location(ctx->memory, inner[j]).object);
+      }
+    }
+    start = (int)end;
+  }
+  weir_llvm_vec_sort_unique(out);
+  if (out->failed) ctx->failed = 1;
+  return out;
+}
+
+static int contains(const weir_llvm_vec *sorted, uint32_t value) {
+  size_t lo = 0, hi = sorted->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (sorted->v[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted->n && sorted->v[lo] == value;
+}
+
+/* Mod/ref merge every calling context. At one call, the callee can change
+ * the state only of the blocks it is handed (through its arguments, two
+ * levels deep), the blocks globals lead to, and those it allocates itself:
+ * `ifds_vec_free(&a)` frees a's array, not every array the function ever
+ * frees. Keeps the F facts of `facts` that pass that test. */
+static void keep_reachable(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *facts) {
+  weir_llvm_vec reach = {0}, allocs = {0};
+  weir_llvm_call_reach(ctx, call, &reach);
+  const weir_llvm_vec *globals = global_objects(ctx);
+  const uint32_t *procs = NULL;
+  size_t n = weir_llvm_call_procs(ctx, call, &procs);
+  for (size_t p = 0; p < n; ++p) {
+    const uint32_t *objects = NULL;
+    size_t m = weir_llvm_memory_allocs(ctx->memory, ctx->fns[procs[p]].fn, &objects);
+    for (size_t k = 0; k < m; ++k) weir_llvm_vec_push(&allocs, ctx->obj_fact[objects[k]]);
+  }
+  weir_llvm_vec_sort_unique(&allocs);
+  size_t kept = 0;
+  for (size_t k = 0; k < facts->n; ++k) {
+    uint32_t fact = facts->v[k];
+    uint32_t object = fact ? ctx->fact_info.v[2 * (fact - 1) + 1] : 0;
+    if (fact && (contains(&allocs, fact) || contains(&reach, object) || contains(globals, object)))
+      facts->v[kept++] = fact;
+  }
+  facts->n = kept;
+  if (reach.failed || allocs.failed) ctx->failed = 1;
+  weir_llvm_vec_free(&reach);
+  weir_llvm_vec_free(&allocs);
+}
+
 static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
   weir_llvm_vec facts = {0};
   const uint32_t *procs = NULL;
   size_t n = weir_llvm_call_procs(ctx, call, &procs);
   for (size_t p = 0; p < n; ++p) touched(ctx, ctx->fns[procs[p]].fn, 0, &facts);
+  weir_llvm_vec_sort_unique(&facts);
+  keep_reachable(ctx, call, &facts);
   for (size_t k = 0; k < facts.n; ++k) weir_llvm_flow_kill(flow, facts.v[k]);
   uint32_t object = weir_llvm_allocated_object(ctx, call); /* an allocation wrapper */
   if (object != WEIR_LLVM_NONE) weir_llvm_flow_kill(flow, ctx->obj_fact[object]);
@@ -150,6 +261,8 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
   for (size_t k = 0; k < changed.n; ++k) weir_llvm_vec_push(&in, changed.v[k]);
   weir_llvm_vec_sort_unique(&in);
   weir_llvm_vec_sort_unique(&changed);
+  keep_reachable(ctx, call, &in);
+  keep_reachable(ctx, call, &changed);
   /* A block the call hands over while it is freed was reported at the call
    * (check_call): the callee does not get it as freed, so one bug is one
    * finding, at the outermost use. */

@@ -297,6 +297,7 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   free(ctx->loc_fact);
   free(ctx->obj_fact);
   free(ctx->libcalls);
+  weir_llvm_vec_free(&ctx->global_objects);
   weir_llvm_map_free(&ctx->libcall_index);
   weir_llvm_vec_free(&ctx->callees);
   weir_llvm_vec_free(&ctx->fact_info);
