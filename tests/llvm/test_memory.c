@@ -97,6 +97,37 @@ static const char program[] =
     "  return get_int(&v);\n"
     "}\n";
 
+/* A growable-array helper that hands its block out through `void **`:
+ * each call is its own block, and the arrays' contents stay apart. */
+static const char grow_program[] =
+    "#include <stdlib.h>\n"
+    "void sink(int id, const void *p);\n"
+    "char first[8], second[8];\n"
+    "struct Item { char *name; };\n"
+    "struct Lists { struct Item *items; size_t items_cap; char **names; size_t names_cap; };\n"
+    "__attribute__((noinline)) int grow(void **data, size_t *cap, size_t need, size_t size) {\n"
+    "  if (need <= *cap) return 0;\n"
+    "  size_t n = *cap ? *cap * 2 : 8;\n"
+    "  while (n < need) n *= 2;\n"
+    "  void *p = realloc(*data, n * size);\n"
+    "  if (!p) return -1;\n"
+    "  *data = p;\n"
+    "  *cap = n;\n"
+    "  return 0;\n"
+    "}\n"
+    "int main(int argc, char **argv) {\n"
+    "  struct Lists l = {0};\n"
+    "  if (grow((void **)&l.items, &l.items_cap, 1, sizeof *l.items)) return 1;\n"
+    "  if (grow((void **)&l.names, &l.names_cap, (size_t)argc, sizeof *l.names)) return 1;\n"
+    "  l.items[0].name = first;\n"
+    "  l.names[0] = second;\n"
+    "  sink(1, l.items);\n"
+    "  sink(2, l.names);\n"
+    "  sink(3, l.items[argc - 1].name);\n"
+    "  sink(4, l.names[argc - 1]);\n"
+    "  return argv[0] != 0;\n"
+    "}\n";
+
 enum { MODE_O0 = 0, MODE_MEM2REG = 1, MODE_O2 = 2, MODE_COUNT = 3 };
 static const char *const mode_names[] = {"-O0", "-O0 + mem2reg", "-O2"};
 
@@ -394,6 +425,32 @@ START_TEST(test_external_memory) {
 }
 END_TEST
 
+START_TEST(test_out_parameter_helper) {
+  fixture f;
+  open_program("memory_grow", grow_program, _i, &f);
+  uint32_t items, names;
+  const weir_llvm_object *oi = single_object(&f, 1, &items), *on = single_object(&f, 2, &names);
+  ck_assert_uint_ne(items, names);
+  ck_assert_int_eq(oi->kind, WEIR_LLVM_OBJECT_HEAP);
+  ck_assert_int_eq(on->alloc_kind, WEIR_LLVM_ALLOC_REALLOC);
+  ck_assert_str_eq(oi->name, "heap block from grow");
+  ck_assert_ptr_eq(oi->function, LLVMGetNamedFunction(f.module, "main"));
+  ck_assert_uint_eq(weir_llvm_memory_object_of_site(f.memory, oi->site), items);
+  /* what each array holds stays in that array */
+  uint32_t first = object_named(&f, "first"), second = object_named(&f, "second");
+  const uint32_t *l = NULL;
+  size_t n = sink(&f, 3, &l);
+  ck_assert(has_object(&f, l, n, first) && !has_object(&f, l, n, second));
+  n = sink(&f, 4, &l);
+  ck_assert(has_object(&f, l, n, second) && !has_object(&f, l, n, first));
+  /* the helper still writes the caller's cell, and main allocates both */
+  n = weir_llvm_memory_allocs(f.memory, LLVMGetNamedFunction(f.module, "main"), &l);
+  ck_assert(has_location(l, n, items) && has_location(l, n, names));
+  ck_assert_uint_eq(weir_llvm_memory_get_stats(f.memory)->degraded, 0);
+  close_program(&f);
+}
+END_TEST
+
 START_TEST(test_bad_arguments) {
   weir_llvm_memory *m = (weir_llvm_memory *)1;
   ck_assert_int_eq(weir_llvm_memory_build(NULL, NULL, &m), WEIR_ERR_INVALID_ARGUMENT);
@@ -412,6 +469,7 @@ static Suite *memory_suite(void) {
   tcase_add_loop_test(tc, test_heap_sites_and_wrappers, 0, MODE_COUNT);
   tcase_add_loop_test(tc, test_globals_calls_and_modref, 0, MODE_COUNT);
   tcase_add_loop_test(tc, test_external_memory, 0, MODE_COUNT);
+  tcase_add_loop_test(tc, test_out_parameter_helper, 0, MODE_COUNT);
   tcase_add_test(tc, test_bad_arguments);
   suite_add_tcase(s, tc);
   return s;

@@ -113,87 +113,107 @@ void pta_bits_to_sorted(weir_llvm_memory *m, const pta_bits *s, pta_set *out) {
     for (uint64_t w = s->word[k]; w; w &= w - 1) pta_set_push(m, out, s->base[k] * 64 + (uint32_t)__builtin_ctzll(w));
 }
 
-/* Blocks of `from` that `to` lacks: found by search when from is small. */
-static uint32_t missing_blocks(const pta_bits *to, const pta_bits *from) {
-  uint32_t missing = 0, at = 0;
-  int search = to->dense || (uint64_t)from->n * 8 < to->n;
-  for (uint32_t k = 0; k < from->n; ++k) {
-    if (!from->word[k]) continue;
-    if (search) at = find_block(to, at, from->base[k]);
-    else
-      while (at < to->n && to->base[at] < from->base[k]) ++at;
-    missing += at == to->n || to->base[at] != from->base[k];
-  }
-  return missing;
-}
-
 static void note_added(pta_bits *added, uint32_t base, uint64_t fresh) {
   added->base[added->n] = base;
   added->word[added->n++] = fresh;
   added->count += (uint32_t)__builtin_popcountll(fresh);
 }
 
-/* Every block of `from` has one in `to`. */
-static void union_in_place(weir_llvm_memory *m, pta_bits *to, const pta_bits *from, pta_bits *added) {
-  for (uint32_t k = 0, at = 0; k < from->n; ++k) {
-    if (!from->word[k]) continue;
-    at = find_block(to, at, from->base[k]);
-    uint64_t fresh = from->word[k] & ~to->word[at];
-    if (!fresh) continue;
-    to->word[at] |= fresh;
-    to->count += (uint32_t)__builtin_popcountll(fresh);
-    if (added) note_added(added, from->base[k], fresh);
-  }
-  (void)m;
+static uint64_t or_word(pta_bits *to, uint32_t at, uint64_t word) {
+  uint64_t fresh = word & ~to->word[at];
+  to->word[at] |= fresh;
+  if (fresh) to->count += (uint32_t)__builtin_popcountll(fresh);
+  return fresh;
 }
 
-/* Merges from the back so that `to` grows in place; what is new goes to
- * the end of `added` back to front and is reversed after. */
-static void union_merge(pta_bits *to, const pta_bits *from, uint32_t missing, pta_bits *added) {
-  uint32_t first_added = added ? added->n : 0;
-  int64_t r = (int64_t)to->n - 1, k = (int64_t)from->n - 1, w = (int64_t)to->n + missing - 1;
-  while (k >= 0) {
-    if (!from->word[k]) {
-      --k;
-      continue;
-    }
-    if (r >= 0 && to->base[r] > from->base[k]) {
-      to->base[w] = to->base[r];
-      to->word[w--] = to->word[r--];
-      continue;
-    }
-    uint64_t old = r >= 0 && to->base[r] == from->base[k] ? to->word[r--] : 0;
-    uint64_t fresh = from->word[k] & ~old;
-    to->base[w] = from->base[k];
-    to->word[w--] = old | fresh;
-    to->count += (uint32_t)__builtin_popcountll(fresh);
+/* A dense `to` whose range holds every block of `from`: indexing only. */
+static int union_dense(pta_bits *to, const pta_bits *from, pta_bits *added) {
+  if (!to->dense || !to->n || from->base[0] < to->base[0] || from->base[from->n - 1] - to->base[0] >= to->n) return 0;
+  uint32_t first = to->base[0];
+  for (uint32_t k = 0; k < from->n; ++k) {
+    uint64_t fresh = or_word(to, from->base[k] - first, from->word[k]);
     if (fresh && added) note_added(added, from->base[k], fresh);
-    --k;
   }
-  to->n += missing;
+  return 1;
+}
+
+/* A few blocks into a big set: search each, insert the missing ones. */
+static void union_search(weir_llvm_memory *m, pta_bits *to, const pta_bits *from, pta_bits *added) {
+  for (uint32_t k = 0, at = 0; k < from->n && !m->failed; ++k) {
+    if (!from->word[k]) continue;
+    at = find_block(to, at, from->base[k]);
+    if (at == to->n || to->base[at] != from->base[k]) {
+      if (!reserve(m, to, to->n + 1)) return;
+      memmove(to->base + at + 1, to->base + at, (size_t)(to->n - at) * sizeof *to->base);
+      memmove(to->word + at + 1, to->word + at, (size_t)(to->n - at) * sizeof *to->word);
+      to->base[at] = from->base[k];
+      to->word[at] = 0;
+      to->n++;
+      to->dense = 0;
+    }
+    uint64_t fresh = or_word(to, at, from->word[k]);
+    if (fresh && added) note_added(added, from->base[k], fresh);
+  }
+}
+
+/* One merge into the scratch arrays, which then trade places with `to`'s. */
+static void union_merge(weir_llvm_memory *m, pta_bits *to, const pta_bits *from, pta_bits *added) {
+  pta_bits *out = &m->merge;
+  if (!reserve(m, out, to->n + from->n)) return;
+  uint32_t r = 0, k = 0, w = 0;
+  while (k < from->n) {
+    if (r < to->n && to->base[r] < from->base[k]) {
+      out->base[w] = to->base[r];
+      out->word[w++] = to->word[r++];
+      continue;
+    }
+    uint64_t old = r < to->n && to->base[r] == from->base[k] ? to->word[r++] : 0;
+    uint64_t fresh = from->word[k] & ~old;
+    if (old | fresh) {
+      out->base[w] = from->base[k];
+      out->word[w++] = old | fresh;
+    }
+    if (fresh) {
+      to->count += (uint32_t)__builtin_popcountll(fresh);
+      if (added) note_added(added, from->base[k], fresh);
+    }
+    ++k;
+  }
+  for (; r < to->n; ++r) {
+    out->base[w] = to->base[r];
+    out->word[w++] = to->word[r];
+  }
+  pta_bits old = *to;
+  to->base = out->base;
+  to->word = out->word;
+  to->cap = out->cap;
+  to->n = w;
   to->dense = 0;
-  for (uint32_t i = first_added, j = added ? added->n : 0; added && i + 1 < j; ++i, --j) {
-    uint32_t b = added->base[i];
-    uint64_t x = added->word[i];
-    added->base[i] = added->base[j - 1];
-    added->word[i] = added->word[j - 1];
-    added->base[j - 1] = b;
-    added->word[j - 1] = x;
-  }
+  out->base = old.base;
+  out->word = old.word;
+  out->cap = old.cap;
 }
 
 uint32_t pta_bits_union(weir_llvm_memory *m, pta_bits *to, const pta_bits *from, pta_bits *added) {
   if (from->n == 0) return 0;
-  uint32_t before = to->count, missing = missing_blocks(to, from);
   if (added && !reserve(m, added, added->n + from->n)) return 0;
-  if (missing == 0) {
-    union_in_place(m, to, from, added);
-    return to->count - before;
-  }
-  if (!reserve(m, to, to->n + missing)) return 0;
-  union_merge(to, from, missing, added);
-  densify(m, to);
+  uint32_t before = to->count, blocks = to->n;
+  if (union_dense(to, from, added)) return to->count - before;
+  if ((uint64_t)from->n * 16 < to->n) union_search(m, to, from, added);
+  else union_merge(m, to, from, added);
+  if (to->n != blocks) densify(m, to);
   return to->count - before;
+}
+
+void pta_bits_diff(weir_llvm_memory *m, pta_bits *out, const pta_bits *a, const pta_bits *b) {
+  pta_bits_clear(out);
+  if (!reserve(m, out, a->n)) return;
+  for (uint32_t k = 0, at = 0; k < a->n; ++k) {
+    if (!a->word[k]) continue;
+    at = find_block(b, at, a->base[k]);
+    uint64_t word = a->word[k] & ~(at < b->n && b->base[at] == a->base[k] ? b->word[at] : 0);
+    if (word) note_added(out, a->base[k], word);
+  }
 }
 
 void pta_bits_free(pta_bits *s) {

@@ -88,6 +88,13 @@ static int returns_new_block(const weir_llvm_memory *m, LLVMValueRef v, wrap_wal
   return 0;
 }
 
+int pta_new_block(const weir_llvm_memory *m, LLVMValueRef v, uint8_t *kind) {
+  wrap_walk w = {0, 0};
+  int ok = returns_new_block(m, v, &w, 0) && w.allocates;
+  *kind = w.kind;
+  return ok;
+}
+
 /* Whether the new block `v` (an allocator's result, or what it flowed
  * into) is only checked, kept in a -O0 slot and returned: a wrapper that
  * writes into its block (a constructor filling fields) is no allocator for
@@ -191,6 +198,7 @@ void pta_functions_prepare(weir_llvm_memory *m) {
   }
   if (m->fn_index.failed) m->failed = 1;
   find_wrappers(m);
+  pta_find_out_helpers(m);
 }
 
 /* ---- binding ------------------------------------------------------------------- */
@@ -234,7 +242,7 @@ static void apply_target(weir_llvm_memory *m, LLVMValueRef call, LLVMValueRef fn
     /* Each call of a wrapper is its own block: it holds what the wrapper
      * stored into the block it returns (constructors fill fields). */
     if (defined) pta_memcpy(m, pta_value(m, call), m->fn_ret[fi]);
-    else if (lib->call.alloc_from != PTA_NONE) {
+    else if (lib->call.alloc_from != PTA_NONE && !pta_out_skipped(m, call)) {
       uint32_t from = arg_node(m, call, lib->call.alloc_from);
       if (from != PTA_NONE) pta_memcpy(m, pta_value(m, call), from);
     }
@@ -249,6 +257,7 @@ static void apply_target(weir_llvm_memory *m, LLVMValueRef call, LLVMValueRef fn
     if (object >= before) pta_object_name(m, object, "memory from ", fn);
     pta_addr(m, pta_value(m, call), m->objects[object].loc0);
   }
+  if (defined && lib->out_param != PTA_NONE) pta_out_call(m, call, fn, fi);
   if (!defined && lib->call.copy_from != PTA_NONE && lib->call.copy_to != PTA_NONE) {
     uint32_t to = arg_node(m, call, lib->call.copy_to), from = arg_node(m, call, lib->call.copy_from);
     if (to != PTA_NONE && from != PTA_NONE) pta_memcpy(m, to, from);

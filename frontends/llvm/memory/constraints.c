@@ -167,7 +167,7 @@ static void instruction(weir_llvm_memory *m, LLVMValueRef inst, LLVMValueRef fn,
     break;
   case LLVMStore: {
     LLVMValueRef value = LLVMGetOperand(inst, 0);
-    if (pta_can_hold_pointer(m, LLVMTypeOf(value)))
+    if (pta_can_hold_pointer(m, LLVMTypeOf(value)) && !pta_out_skipped(m, inst))
       load_or_store(m, PTA_STORE, pta_value(m, LLVMGetOperand(inst, 1)), pta_value(m, value), LLVMTypeOf(value));
     break;
   }

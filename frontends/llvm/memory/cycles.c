@@ -1,10 +1,12 @@
 /* Cycle elimination: nodes on a cycle of copy edges end with equal
  * points-to sets, so each strongly connected component is merged into one
  * representative (union-find). Found by Tarjan's algorithm over the copy
- * edges, run before solving and again whenever the number of edges has
- * doubled (loads and stores add edges as pointers grow). Without it, code
- * whose containers all share a few heap blocks makes every load and store
- * hundreds of edges that each carry the same set. */
+ * edges, run before solving and again whenever the edges grew by a
+ * quarter (loads and stores add edges as pointers grow); the components
+ * are merged after the walk, each side sent only what it lacks, and the
+ * walk's completion order ranks the nodes for the worklist. Without it,
+ * code whose containers all share a few heap blocks makes every load and
+ * store hundreds of edges that each carry the same set. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,38 +20,73 @@ uint32_t pta_find(weir_llvm_memory *m, uint32_t node) {
   return node;
 }
 
-static void merge_into(weir_llvm_memory *m, uint32_t rep, uint32_t member) {
-  pta_node *r = &m->nodes[rep], *x = &m->nodes[member];
-  pta_bits_union(m, &r->set, &x->set, NULL);
-  for (uint32_t k = 0; k < x->copy.n; ++k) pta_set_push(m, &r->copy, x->copy.v[k]);
-  for (uint32_t k = 0; k < x->complex.n; ++k) pta_set_push(m, &r->complex, x->complex.v[k]);
-  pta_bits_free(&x->set);
-  pta_bits_free(&x->delta);
-  pta_set_free(&x->copy);
-  pta_set_free(&x->complex);
-  m->rep[member] = rep;
+/* Cleans a representative's edge list after merges: representatives
+ * only, once each, no self edge. */
+static void tidy(weir_llvm_memory *m, uint32_t rep) {
+  pta_set *copy = &m->nodes[rep].copy;
+  for (uint32_t k = 0; k < copy->n; ++k) copy->v[k] = pta_find(m, copy->v[k]);
+  pta_set_sort_unique(copy);
+  uint32_t w = 0;
+  for (uint32_t k = 0; k < copy->n; ++k)
+    if (copy->v[k] != rep) copy->v[w++] = copy->v[k];
+  copy->n = w;
+  pta_set_sort_unique(&m->nodes[rep].complex);
 }
 
-/* After a merge the representative propagates its whole set again: its
- * edges and constraints come from several nodes that each saw less. */
-static void settle(weir_llvm_memory *m, uint32_t rep) {
-  pta_node *r = &m->nodes[rep];
-  for (uint32_t k = 0; k < r->copy.n; ++k) r->copy.v[k] = pta_find(m, r->copy.v[k]);
-  pta_set_sort_unique(&r->copy);
-  uint32_t w = 0;
-  for (uint32_t k = 0; k < r->copy.n; ++k)
-    if (r->copy.v[k] != rep) r->copy.v[w++] = r->copy.v[k];
-  r->copy.n = w;
-  pta_set_sort_unique(&r->complex);
-  pta_bits_clear(&r->delta);
-  pta_bits_union(m, &r->delta, &r->set, NULL);
-  pta_push(m, rep);
+/* Merges `x` into `rep`, sending each side only what it lacks: x's edges
+ * and constraints get rep's elements x does not have, now; rep's get x's
+ * elements rep does not have, as rep's delta (which also takes both
+ * pending deltas). Not while Tarjan walks the edges: applying constraints
+ * adds edges and nodes. */
+static void merge(weir_llvm_memory *m, uint32_t rep, uint32_t x) {
+  pta_bits lacking = {0};
+  pta_bits_diff(m, &lacking, &m->nodes[rep].set, &m->nodes[x].set);
+  if (lacking.count) {
+    for (uint32_t k = 0; k < m->nodes[x].copy.n; ++k) {
+      uint32_t to = pta_find(m, m->nodes[x].copy.v[k]);
+      if (to != rep && to != x) pta_propagate_bits(m, to, &lacking);
+    }
+    pta_set elements = {0};
+    pta_bits_to_sorted(m, &lacking, &elements);
+    for (uint32_t k = 0; k < m->nodes[x].complex.n; ++k)
+      pta_apply(m, m->nodes[x].complex.v[k], x, elements.v, elements.n);
+    pta_set_free(&elements);
+  }
+  /* rep's side: x's elements it lacks, and whatever is still pending */
+  pta_bits_diff(m, &lacking, &m->nodes[x].set, &m->nodes[rep].set);
+  pta_node *r = &m->nodes[rep], *n = &m->nodes[x];
+  pta_bits_union(m, &r->delta, &lacking, NULL);
+  pta_bits_union(m, &r->delta, &n->delta, NULL);
+  pta_bits_union(m, &r->set, &n->set, NULL);
+  for (uint32_t k = 0; k < n->copy.n; ++k) pta_set_push(m, &r->copy, n->copy.v[k]);
+  for (uint32_t k = 0; k < n->complex.n; ++k) pta_set_push(m, &r->complex, n->complex.v[k]);
+  pta_bits_free(&n->set);
+  pta_bits_free(&n->delta);
+  pta_set_free(&n->copy);
+  pta_set_free(&n->complex);
+  pta_bits_free(&lacking);
+  m->rep[x] = rep;
+}
+
+void pta_unify(weir_llvm_memory *m, const uint32_t *nodes, uint32_t n) {
+  if (n == 0) return;
+  uint32_t rep = pta_find(m, nodes[0]), merged = 0;
+  for (uint32_t k = 1; k < n && !m->failed; ++k) {
+    uint32_t x = pta_find(m, nodes[k]);
+    if (x == rep) continue;
+    merge(m, rep, x);
+    ++merged;
+  }
+  if (!merged) return;
+  tidy(m, rep);
+  if (m->nodes[rep].delta.count) pta_push(m, rep);
 }
 
 typedef struct scc {
   uint32_t *index, *low, *stack, *frame, *edge;
   uint8_t *on;
   uint32_t next, depth, emitted;
+  pta_set groups; /* components to merge: root, members, PTA_NONE */
 } scc;
 
 static void component(weir_llvm_memory *m, scc *t, uint32_t root) {
@@ -57,10 +94,10 @@ static void component(weir_llvm_memory *m, scc *t, uint32_t root) {
   while (t->stack[bottom - 1] != root) --bottom;
   --bottom;
   for (uint32_t k = bottom; k < t->depth; ++k) t->on[t->stack[k]] = 0;
-  if (t->depth - bottom > 1) {
-    for (uint32_t k = bottom; k < t->depth; ++k)
-      if (t->stack[k] != root) { merge_into(m, root, t->stack[k]); m->tr_merged++; }
-    settle(m, root);
+  if (t->depth - bottom > 1) { /* merged after the walk: root first, then the members, then a mark */
+    pta_set_push(m, &t->groups, root);
+    for (uint32_t k = bottom + 1; k < t->depth; ++k) pta_set_push(m, &t->groups, t->stack[k]);
+    pta_set_push(m, &t->groups, PTA_NONE);
   }
   /* Tarjan completes components sinks first: sources get the low ranks */
   m->nodes[root].rank = m->node_count - ++t->emitted;
@@ -101,7 +138,6 @@ static void visit(weir_llvm_memory *m, scc *t, uint32_t start) {
 
 void pta_collapse_cycles(weir_llvm_memory *m) {
   uint32_t n = m->node_count;
-  m->tr_cycles++;
   scc t = {0};
   t.index = malloc((size_t)n * sizeof(uint32_t));
   t.low = malloc((size_t)n * sizeof(uint32_t));
@@ -116,6 +152,13 @@ void pta_collapse_cycles(weir_llvm_memory *m) {
   } else if (n) {
     m->failed = 1;
   }
+  for (uint32_t k = 0; k < t.groups.n && !m->failed;) {
+    uint32_t end = k;
+    while (t.groups.v[end] != PTA_NONE) ++end;
+    pta_unify(m, t.groups.v + k, end - k);
+    k = end + 1;
+  }
+  pta_set_free(&t.groups);
   free(t.index);
   free(t.low);
   free(t.stack);

@@ -36,6 +36,7 @@ void pta_graph_reset(weir_llvm_memory *m) {
   }
   m->node_count = 0;
   m->next_cycle_check = 0;
+  m->work_done = 0;
   weir_llvm_map_free(&m->value_node);
   pta_map_free(&m->edge_key);
   pta_map_free(&m->watch_key);
@@ -59,10 +60,9 @@ void pta_graph_reset(weir_llvm_memory *m) {
 void pta_propagate_bits(weir_llvm_memory *m, uint32_t to, const pta_bits *from) {
   if (from->n == 0) return;
   to = pta_find(m, to);
-  m->tr_prop++; m->tr_in += from->count;
+  m->work_done += from->count;
   pta_bits_clear(&m->added);
   if (pta_bits_union(m, &m->nodes[to].set, from, &m->added) == 0) return;
-  m->tr_added += m->added.count;
   pta_bits_union(m, &m->nodes[to].delta, &m->added, NULL);
   pta_push(m, to);
 }

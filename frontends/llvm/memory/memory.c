@@ -2,7 +2,6 @@
  * solve), numbering the
  * locations of each object contiguously, the queries and the names. */
 #include <llvm-c/DebugInfo.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -48,7 +47,7 @@ static void final_sets(weir_llvm_memory *m, const uint32_t *new_of, uint32_t kep
         if (!dense[x / 64]) pta_set_push(m, &touched, x / 64);
         dense[x / 64] |= 1ull << (x % 64);
       }
-    qsort(touched.v, touched.n, sizeof *touched.v, cmp_u32);
+    if (touched.n > 1) qsort(touched.v, touched.n, sizeof *touched.v, cmp_u32);
     pta_set *pts = &m->nodes[k].pts;
     pts->n = 0;
     for (uint32_t t = 0; t < touched.n; ++t) {
@@ -136,6 +135,7 @@ static void drop_solver_state(weir_llvm_memory *m) {
   pta_set_free(&m->new_locs);
   pta_bits_free(&m->added);
   pta_bits_free(&m->incoming);
+  pta_bits_free(&m->merge);
   pta_set_free(&m->work);
 }
 
@@ -183,7 +183,6 @@ static void solve(weir_llvm_memory *m) {
       pta_bits_free(&m->nodes[k].delta);
     }
   }
-  m->tr_edges_scan = m->edge_key.count;
 }
 
 weir_status weir_llvm_memory_build(LLVMModuleRef module, const struct weir_llvm_config *config,
@@ -228,11 +227,6 @@ weir_status weir_llvm_memory_build(LLVMModuleRef module, const struct weir_llvm_
                      "analyse a smaller module");
   }
   m->stats.seconds = now() - t0;
-  if (getenv("PTA_TRACE"))
-    fprintf(stderr, "trace: prop %llu in %llu added %llu cycles %llu merged %llu nodes %u edges %zu cons %u rels %u\n",
-            (unsigned long long)m->tr_prop, (unsigned long long)m->tr_in, (unsigned long long)m->tr_added,
-            (unsigned long long)m->tr_cycles, (unsigned long long)m->tr_merged, m->node_count, (size_t)m->tr_edges_scan,
-            m->con_count, m->rel_count);
   *out = m;
   return WEIR_OK;
 }
@@ -251,6 +245,7 @@ void weir_llvm_memory_free(weir_llvm_memory *m) {
   weir_llvm_map_free(&m->call_index);
   weir_llvm_map_free(&m->value_node);
   weir_llvm_map_free(&m->fn_index);
+  weir_llvm_map_free(&m->out_skip);
   free(m->objects);
   pta_map_free(&m->object_key);
   free(m->loc_object);

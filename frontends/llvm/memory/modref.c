@@ -75,9 +75,11 @@ static void call_effect(modref *r, uint32_t fn, LLVMValueRef call) {
     for (uint32_t k = 0; k < c->defined.n; ++k) pta_set_insert(m, &r->callees[fn], c->defined.v[k]);
     for (uint32_t k = 0; k < c->declared.n; ++k) library_effect(r, fn, call, c->declared.v[k]);
   }
-  uint32_t object = pta_object_find(m, call, 0);
-  if (object != PTA_NONE && m->objects[object].pub.kind == WEIR_LLVM_OBJECT_HEAP)
-    set_bit(r->alloc + (size_t)fn * r->object_words, object);
+  for (uint32_t tag = 0; tag <= 2; tag += 2) { /* 2: an out-parameter helper's block (outparam.c) */
+    uint32_t object = pta_object_find(m, call, tag);
+    if (object != PTA_NONE && m->objects[object].pub.kind == WEIR_LLVM_OBJECT_HEAP)
+      set_bit(r->alloc + (size_t)fn * r->object_words, object);
+  }
 }
 
 static void local_effects(modref *r, uint32_t fn) {

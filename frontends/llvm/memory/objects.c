@@ -303,6 +303,8 @@ uint32_t pta_location(weir_llvm_memory *m, uint32_t object, int64_t offset) {
     /* A typed object's fields are bounded by its layout; an untyped one
      * could grow without end. */
     if (o->field_count >= (o->type ? PTA_MAX_TYPED_FIELDS : PTA_MAX_FIELDS)) return collapse(m, object);
+    /* past the solver's work budget objects stop growing fields (solve.c) */
+    if (m->stats.degraded) return collapse(m, object);
     new_location(m, object, offset, &found);
     if (found == PTA_NONE) return o->loc0;
   }

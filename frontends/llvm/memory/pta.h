@@ -98,6 +98,12 @@ typedef struct pta_object {
 typedef struct pta_lib {
   weir_llvm_libcall call;
   int wrapper; /* a defined allocation wrapper */
+  /* an out-parameter allocation helper (outparam.c): the parameter whose
+   * cell gets the new block, or PTA_NONE; the value it stores there; the
+   * allocator kind; whether the call copies the caller's old block */
+  uint32_t out_param;
+  LLVMValueRef out_value;
+  uint8_t out_kind, out_copy;
 } pta_lib;
 
 struct weir_llvm_memory {
@@ -147,11 +153,14 @@ struct weir_llvm_memory {
   uint32_t fn_count;
 
   uint32_t argv_array, argv_strings; /* objects, or PTA_NONE */
+  weir_llvm_map out_skip;   /* instructions of out-parameter helpers not generated (outparam.c) */
 
   pta_set wave_now, wave_next; /* worklist heaps by rank (worklist.c) */
+  uint64_t work_done;       /* elements sent along edges so far: the solver's budget counts them */
   uint32_t wave_rank;       /* rank of the node popped last */
   pta_bits added;           /* scratch: what a union added */
   pta_bits incoming;        /* scratch: a sorted array as a bitset */
+  pta_bits merge;           /* scratch: the arrays a union merges into (bits.c) */
   pta_set work;             /* scratch: a popped delta as a sorted array */
 
   /* results, after finalize */
@@ -162,7 +171,6 @@ struct weir_llvm_memory {
   uint32_t *call_callee_first, *call_callee_count;
   weir_llvm_memory_stats stats;
   const weir_llvm_config *config;
-  uint64_t tr_prop, tr_in, tr_added, tr_cycles, tr_merged, tr_edges_scan, tr_pops_empty;
 };
 
 /* ---- sets.c ---------------------------------------------------------------- */
@@ -186,6 +194,8 @@ void pta_bits_to_sorted(weir_llvm_memory *m, const pta_bits *s, pta_set *out);
 /* to ∪= from; the new elements go to `added` (when not NULL, in order).
  * Returns how many were new. */
 uint32_t pta_bits_union(weir_llvm_memory *m, pta_bits *to, const pta_bits *from, pta_bits *added);
+/* out = a \ b */
+void pta_bits_diff(weir_llvm_memory *m, pta_bits *out, const pta_bits *a, const pta_bits *b);
 void pta_bits_free(pta_bits *s);
 
 uint32_t pta_map_get(const pta_map *map, uint64_t key);
@@ -246,6 +256,18 @@ void pta_call_site(weir_llvm_memory *m, LLVMValueRef call);
 void pta_bind(weir_llvm_memory *m, uint32_t call_index, LLVMValueRef fn);
 int pta_is_intrinsic(LLVMValueRef fn);
 
+/* Whether `v` is only ever an allocator's (or a wrapper's) new block or
+ * null, at least once a new block; *kind: the allocator's kind. */
+int pta_new_block(const weir_llvm_memory *m, LLVMValueRef v, uint8_t *kind);
+
+/* ---- outparam.c --------------------------------------------------------------- */
+/* Finds the out-parameter allocation helpers (after the wrappers). */
+void pta_find_out_helpers(weir_llvm_memory *m);
+/* Whether the helpers' store (or realloc copy) `inst` is left out. */
+int pta_out_skipped(const weir_llvm_memory *m, LLVMValueRef inst);
+/* A call of helper `fn` (index fi): its own block into the argument's cell. */
+void pta_out_call(weir_llvm_memory *m, LLVMValueRef call, LLVMValueRef fn, uint32_t fi);
+
 /* ---- constraints.c ---------------------------------------------------------- */
 void pta_generate(weir_llvm_memory *m);
 /* Gives the pointer parameters of unreached functions their external
@@ -255,6 +277,9 @@ uint32_t pta_unreached_parameters(weir_llvm_memory *m);
 /* ---- cycles.c ---------------------------------------------------------------- */
 uint32_t pta_find(weir_llvm_memory *m, uint32_t node);
 void pta_collapse_cycles(weir_llvm_memory *m);
+/* Merges nodes[0..n) into one (sound: the merged set holds all of theirs);
+ * the representative is queued to pass its whole set on again. */
+void pta_unify(weir_llvm_memory *m, const uint32_t *nodes, uint32_t n);
 
 /* ---- solve.c ---------------------------------------------------------------- */
 void pta_solve(weir_llvm_memory *m);

@@ -2,7 +2,9 @@
  * only what it gained since it was last popped (its delta) along its copy
  * edges and into its complex constraints, which add copy edges (loads,
  * stores, memcpy, calls) as locations show up. New locations are matched
- * against the memcpy watchers of their object. */
+ * against the memcpy watchers of their object. A memcpy goes through one
+ * node per relative offset (sources + destinations edges, not their
+ * product). Past a work budget the solve degrades soundly (see below). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +132,18 @@ void pta_apply(weir_llvm_memory *m, uint32_t con, uint32_t node, const uint32_t 
   }
 }
 
+/* The work budget: elements sent along edges, a multiple of the size of
+ * the constraint graph (weir's own 60 files send 2 per constraint and
+ * node, a generated 1,000-function program 12). Past it the solve is
+ * degraded: objects stop growing fields (a new offset collapses the object,
+ * objects.c), which bounds the locations a points-to set can hold. */
+#define PTA_WORK_PER_CONSTRAINT 64u
+#define PTA_WORK_FLOOR (1u << 22)
+static void check_budget(weir_llvm_memory *m) {
+  uint64_t budget = (uint64_t)PTA_WORK_PER_CONSTRAINT * (m->constraint_stat + m->node_count) + PTA_WORK_FLOOR;
+  if (m->work_done > budget) m->stats.degraded = 1;
+}
+
 /* Runs until the worklist is empty. */
 void pta_solve(weir_llvm_memory *m) {
   pta_bits work = {0};
@@ -141,7 +155,7 @@ void pta_solve(weir_llvm_memory *m) {
     if (m->edge_key.count >= m->next_cycle_check) {
       pta_collapse_cycles(m);
       pta_worklist_reorder(m);
-      m->next_cycle_check = m->edge_key.count + m->edge_key.count / 16 + 1024;
+      m->next_cycle_check = m->edge_key.count + m->edge_key.count / 4 + 4096;
     }
     uint32_t node = pta_pop(m);
     if (node == PTA_NONE) break;
@@ -155,6 +169,7 @@ void pta_solve(weir_llvm_memory *m) {
     if (spent.cap > 64) pta_bits_free(&spent);
     m->nodes[node].delta = spent;
     if (work.count == 0) continue;
+    if (!m->stats.degraded) check_budget(m);
     for (uint32_t k = 0; k < m->nodes[node].copy.n; ++k) pta_propagate_bits(m, m->nodes[node].copy.v[k], &work);
     if (m->nodes[node].complex.n == 0) continue;
     pta_bits_to_sorted(m, &work, &m->work);
