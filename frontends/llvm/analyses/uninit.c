@@ -151,6 +151,18 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
     if (!model->known || weir_llvm_mask_has(model->writes, k))
       initialise(ctx, arg, deep_source(ctx, call, k) ? 2 : 0, flow);
   }
+  if (model->frees < args) {
+    /* A released block is no longer "uninitialised" (a later use is a use
+     * after free, another analysis): the error path `free(b); return err;`
+     * must not carry a block that was never filled to the callers. */
+    const uint32_t *locs = NULL;
+    size_t n = weir_llvm_pts(ctx, LLVMGetOperand(call, model->frees), &locs);
+    for (size_t k = 0; k < n; ++k) {
+      uint32_t first, end;
+      weir_llvm_block(ctx, locs[k], &first, &end);
+      for (uint32_t l = first; l < end; ++l) weir_llvm_flow_kill(flow, ctx->loc_fact[l]);
+    }
+  }
   if (model->copy_from < args && model->copy_to < args) {
     /* memcpy: the copy is as (un)initialised as the original, field by field. */
     const uint32_t *from = NULL, *to = NULL;
