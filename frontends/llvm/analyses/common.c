@@ -17,39 +17,51 @@ size_t weir_llvm_pts(const weir_llvm_ctx *ctx, LLVMValueRef pointer, const uint3
   return weir_llvm_memory_points_to(ctx->memory, pointer, locations);
 }
 
-static void push_unique(weir_llvm_vec *out, uint32_t value) {
-  for (size_t k = 0; k < out->n; ++k)
-    if (out->v[k] == value) return;
-  weir_llvm_vec_push(out, value);
+static int sorted_has(const weir_llvm_vec *sorted, uint32_t value) {
+  size_t lo = 0, hi = sorted->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (sorted->v[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted->n && sorted->v[lo] == value;
 }
 
+/* Breadth first over stored pointers, a level at a time; each level is
+ * sorted once (sets of thousands of locations on real programs). A deep
+ * rule reads whole blocks: every field from the pointed one on
+ * (msghdr.msg_iov, the elements of an argv array). */
 void weir_llvm_pts_deep(const weir_llvm_ctx *ctx, LLVMValueRef pointer, int depth, weir_llvm_vec *out) {
+  enum { CAP = 4096 };
   out->n = 0;
   const uint32_t *locs = NULL;
   size_t n = weir_llvm_pts(ctx, pointer, &locs);
   for (size_t k = 0; k < n; ++k) weir_llvm_vec_push(out, locs[k]); /* sorted, unique */
   if (depth == 0) return;
-  /* Breadth first over stored pointers; `level_end` bounds each level. */
-  size_t level_start = 0;
-  for (int level = 0; level < depth; ++level) {
-    size_t level_end = out->n;
-    /* A deep rule reads whole blocks: every field from the pointed one on
-     * (msghdr.msg_iov, the elements of an argv array). */
-    for (size_t k = level_start; k < level_end && out->n < 4096; ++k) {
-      weir_llvm_location_info info = weir_llvm_memory_location(ctx->memory, out->v[k]);
-      const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, info.object);
-      for (uint32_t l = out->v[k] + 1; l < o->first_location + o->location_count && out->n < 4096; ++l)
-        push_unique(out, l);
+  weir_llvm_vec frontier = {0}, next = {0};
+  for (size_t k = 0; k < out->n; ++k) weir_llvm_vec_push(&frontier, out->v[k]);
+  for (int level = 0; level < depth && frontier.n && out->n < CAP; ++level) {
+    next.n = 0;
+    for (size_t k = 0; k < frontier.n && next.n < CAP; ++k) {
+      uint32_t first, end;
+      weir_llvm_block(ctx, frontier.v[k], &first, &end);
+      for (uint32_t l = first; l < end; ++l) {
+        weir_llvm_vec_push(&next, l);
+        const uint32_t *inner = NULL;
+        size_t m = weir_llvm_memory_contents(ctx->memory, l, &inner);
+        for (size_t j = 0; j < m && next.n < CAP; ++j) weir_llvm_vec_push(&next, inner[j]);
+      }
     }
-    level_end = out->n;
-    for (size_t k = level_start; k < level_end && out->n < 4096; ++k) {
-      const uint32_t *inner = NULL;
-      size_t m = weir_llvm_memory_contents(ctx->memory, out->v[k], &inner);
-      for (size_t j = 0; j < m && out->n < 4096; ++j) push_unique(out, inner[j]);
-    }
-    level_start = level_end;
+    weir_llvm_vec_sort_unique(&next);
+    frontier.n = 0;
+    for (size_t k = 0; k < next.n; ++k)
+      if (!sorted_has(out, next.v[k])) weir_llvm_vec_push(&frontier, next.v[k]);
+    for (size_t k = 0; k < frontier.n && out->n < CAP; ++k) weir_llvm_vec_push(out, frontier.v[k]);
+    weir_llvm_vec_sort_unique(out);
   }
-  weir_llvm_vec_sort_unique(out);
+  if (frontier.failed || next.failed) out->failed = 1;
+  weir_llvm_vec_free(&frontier);
+  weir_llvm_vec_free(&next);
 }
 
 const weir_llvm_libcall *weir_llvm_call_model(weir_llvm_ctx *ctx, LLVMValueRef call) {
