@@ -86,6 +86,7 @@ static int add_program(bench_program *programs, int *n, const char *spec) {
   if (!p->name || !p->files || p->count == 0) {
     fprintf(stderr, "weir_bench_analyze: --program '%s' names no readable module list. Fix: check the list file "
                     "(one .bc a line; real-program.sh writes btmon-O0.files)\n", spec);
+    ++*n; /* free_programs releases what was allocated */
     return -1;
   }
   ++*n;

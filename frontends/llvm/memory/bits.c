@@ -12,19 +12,21 @@
 
 #include "frontends/llvm/memory/pta.h"
 
+/* One allocation per set: `cap` words, then `cap` bases. */
 static int reserve(weir_llvm_memory *m, pta_bits *s, uint32_t need) {
   if (need <= s->cap) return 1;
   if (m->failed) return 0;
   uint32_t cap = s->cap ? s->cap : 2;
   while (cap < need) cap *= 2;
-  uint32_t *base = realloc(s->base, (size_t)cap * sizeof *base);
-  if (base) s->base = base;
-  uint64_t *word = base ? realloc(s->word, (size_t)cap * sizeof *word) : NULL;
-  if (word) s->word = word;
-  if (!base || !word) {
+  uint64_t *word = realloc(s->word, (size_t)cap * (sizeof *s->word + sizeof *s->base));
+  if (!word) {
     m->failed = 1;
     return 0;
   }
+  uint32_t *base = (uint32_t *)(word + cap);
+  memmove(base, (uint32_t *)(word + s->cap), (size_t)s->n * sizeof *base); /* the bases move up */
+  s->word = word;
+  s->base = base;
   s->cap = cap;
   return 1;
 }
@@ -43,11 +45,6 @@ static uint32_t find_block(const pta_bits *s, uint32_t from, uint32_t base) {
     else hi = mid;
   }
   return lo;
-}
-
-int pta_bits_has(const pta_bits *s, uint32_t value) {
-  uint32_t at = find_block(s, 0, value / 64);
-  return at < s->n && s->base[at] == value / 64 && (s->word[at] >> (value % 64) & 1);
 }
 
 static void append(weir_llvm_memory *m, pta_bits *s, uint32_t base, uint64_t word) {
@@ -156,42 +153,54 @@ static void union_search(weir_llvm_memory *m, pta_bits *to, const pta_bits *from
   }
 }
 
-/* One merge into the scratch arrays, which then trade places with `to`'s. */
+/* Blocks of `from` (non-empty ones) that `to` lacks, by one walk. */
+static uint32_t missing_blocks(const pta_bits *to, const pta_bits *from) {
+  uint32_t missing = 0;
+  for (uint32_t k = 0, at = 0; k < from->n; ++k) {
+    if (!from->word[k]) continue;
+    while (at < to->n && to->base[at] < from->base[k]) ++at;
+    missing += at == to->n || to->base[at] != from->base[k];
+  }
+  return missing;
+}
+
+/* Merges from the back so that `to` grows in place; what is new goes to
+ * the end of `added` back to front and is reversed after. */
 static void union_merge(weir_llvm_memory *m, pta_bits *to, const pta_bits *from, pta_bits *added) {
-  pta_bits *out = &m->merge;
-  if (!reserve(m, out, to->n + from->n)) return;
-  uint32_t r = 0, k = 0, w = 0;
-  while (k < from->n) {
-    if (r < to->n && to->base[r] < from->base[k]) {
-      out->base[w] = to->base[r];
-      out->word[w++] = to->word[r++];
+  uint32_t missing = missing_blocks(to, from);
+  if (!reserve(m, to, to->n + missing)) return;
+  uint32_t first_added = added ? added->n : 0;
+  int64_t r = (int64_t)to->n - 1, k = (int64_t)from->n - 1, w = (int64_t)to->n + missing - 1;
+  while (k >= 0) {
+    if (!from->word[k]) {
+      --k;
       continue;
     }
-    uint64_t old = r < to->n && to->base[r] == from->base[k] ? to->word[r++] : 0;
-    uint64_t fresh = from->word[k] & ~old;
-    if (old | fresh) {
-      out->base[w] = from->base[k];
-      out->word[w++] = old | fresh;
+    if (r >= 0 && to->base[r] > from->base[k]) {
+      to->base[w] = to->base[r];
+      to->word[w--] = to->word[r--];
+      continue;
     }
+    uint64_t old = r >= 0 && to->base[r] == from->base[k] ? to->word[r--] : 0;
+    uint64_t fresh = from->word[k] & ~old;
+    to->base[w] = from->base[k];
+    to->word[w--] = old | fresh;
     if (fresh) {
       to->count += (uint32_t)__builtin_popcountll(fresh);
       if (added) note_added(added, from->base[k], fresh);
     }
-    ++k;
+    --k;
   }
-  for (; r < to->n; ++r) {
-    out->base[w] = to->base[r];
-    out->word[w++] = to->word[r];
+  to->n += missing;
+  if (missing) to->dense = 0;
+  for (uint32_t i = first_added, j = added ? added->n : 0; added && i + 1 < j; ++i, --j) {
+    uint32_t b = added->base[i];
+    uint64_t x = added->word[i];
+    added->base[i] = added->base[j - 1];
+    added->word[i] = added->word[j - 1];
+    added->base[j - 1] = b;
+    added->word[j - 1] = x;
   }
-  pta_bits old = *to;
-  to->base = out->base;
-  to->word = out->word;
-  to->cap = out->cap;
-  to->n = w;
-  to->dense = 0;
-  out->base = old.base;
-  out->word = old.word;
-  out->cap = old.cap;
 }
 
 uint32_t pta_bits_union(weir_llvm_memory *m, pta_bits *to, const pta_bits *from, pta_bits *added) {
@@ -217,7 +226,6 @@ void pta_bits_diff(weir_llvm_memory *m, pta_bits *out, const pta_bits *a, const 
 }
 
 void pta_bits_free(pta_bits *s) {
-  free(s->base);
-  free(s->word);
+  free(s->word); /* the bases live in the same block */
   memset(s, 0, sizeof *s);
 }

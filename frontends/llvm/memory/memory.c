@@ -50,9 +50,17 @@ static void final_sets(weir_llvm_memory *m, const uint32_t *new_of, uint32_t kep
     if (touched.n > 1) qsort(touched.v, touched.n, sizeof *touched.v, cmp_u32);
     pta_set *pts = &m->nodes[k].pts;
     pts->n = 0;
-    for (uint32_t t = 0; t < touched.n; ++t) {
+    if (touched.n) { /* the exact size: sets are many and never grow again */
+      uint32_t count = 0;
+      for (uint32_t t = 0; t < touched.n; ++t) count += (uint32_t)__builtin_popcountll(dense[touched.v[t]]);
+      pta_set_free(pts);
+      pts->v = malloc((size_t)count * sizeof *pts->v);
+      if (!pts->v) m->failed = 1;
+      else pts->cap = count;
+    }
+    for (uint32_t t = 0; t < touched.n && !m->failed; ++t) {
       for (uint64_t w = dense[touched.v[t]]; w; w &= w - 1)
-        pta_set_push(m, pts, touched.v[t] * 64 + (uint32_t)__builtin_ctzll(w));
+        pts->v[pts->n++] = touched.v[t] * 64 + (uint32_t)__builtin_ctzll(w);
       dense[touched.v[t]] = 0;
     }
     pta_bits_free(&m->nodes[k].set);
@@ -135,7 +143,6 @@ static void drop_solver_state(weir_llvm_memory *m) {
   pta_set_free(&m->new_locs);
   pta_bits_free(&m->added);
   pta_bits_free(&m->incoming);
-  pta_bits_free(&m->merge);
   pta_set_free(&m->work);
 }
 

@@ -160,7 +160,6 @@ struct weir_llvm_memory {
   uint32_t wave_rank;       /* rank of the node popped last */
   pta_bits added;           /* scratch: what a union added */
   pta_bits incoming;        /* scratch: a sorted array as a bitset */
-  pta_bits merge;           /* scratch: the arrays a union merges into (bits.c) */
   pta_set work;             /* scratch: a popped delta as a sorted array */
 
   /* results, after finalize */
@@ -175,17 +174,12 @@ struct weir_llvm_memory {
 
 /* ---- sets.c ---------------------------------------------------------------- */
 void pta_set_push(weir_llvm_memory *m, pta_set *s, uint32_t value);
-int pta_set_has(const pta_set *s, uint32_t value);
 /* Inserts into a sorted set; 1 when it was new. */
 int pta_set_insert(weir_llvm_memory *m, pta_set *s, uint32_t value);
-/* to ∪= from (both sorted); the new elements are appended to `added` (sorted)
- * when it is not NULL. Returns how many were new. */
-uint32_t pta_set_union(weir_llvm_memory *m, pta_set *to, const uint32_t *from, uint32_t n, pta_set *added);
 void pta_set_sort_unique(pta_set *s);
 void pta_set_free(pta_set *s);
 
 /* ---- bits.c ------------------------------------------------------------------ */
-int pta_bits_has(const pta_bits *s, uint32_t value);
 /* Inserts one value; 1 when it was new. */
 int pta_bits_add(weir_llvm_memory *m, pta_bits *s, uint32_t value);
 void pta_bits_clear(pta_bits *s);

@@ -35,11 +35,6 @@ static uint32_t lower_bound(const pta_set *s, uint32_t value) {
   return lo;
 }
 
-int pta_set_has(const pta_set *s, uint32_t value) {
-  uint32_t at = lower_bound(s, value);
-  return at < s->n && s->v[at] == value;
-}
-
 int pta_set_insert(weir_llvm_memory *m, pta_set *s, uint32_t value) {
   uint32_t at = lower_bound(s, value);
   if (at < s->n && s->v[at] == value) return 0;
@@ -48,45 +43,6 @@ int pta_set_insert(weir_llvm_memory *m, pta_set *s, uint32_t value) {
   s->v[at] = value;
   s->n++;
   return 1;
-}
-
-/* Merges from the back so that `to` grows in place. */
-uint32_t pta_set_union(weir_llvm_memory *m, pta_set *to, const uint32_t *from, uint32_t n, pta_set *added) {
-  if (n == 0) return 0;
-  uint32_t fresh = 0, i = 0, j = 0;
-  if ((uint64_t)n * 16 < to->n) {
-    /* a small delta into a big set: mostly nothing new, found by search */
-    for (uint32_t k = 0; k < n; ++k) fresh += !pta_set_has(to, from[k]);
-    if (fresh == 0) return 0;
-    fresh = 0;
-  }
-  while (j < n) { /* count the new elements first */
-    if (i < to->n && to->v[i] < from[j]) ++i;
-    else {
-      if (i == to->n || to->v[i] != from[j]) ++fresh;
-      else ++i;
-      ++j;
-    }
-  }
-  if (fresh == 0 || !reserve(m, to, to->n + fresh)) return 0;
-  if (added && !reserve(m, added, added->n + fresh)) return 0;
-  if (added) {
-    uint32_t a = 0, b = 0;
-    for (; b < n; ++b) {
-      while (a < to->n && to->v[a] < from[b]) ++a;
-      if (a == to->n || to->v[a] != from[b]) added->v[added->n++] = from[b];
-    }
-  }
-  int64_t r = (int64_t)to->n - 1, k = (int64_t)n - 1, w = (int64_t)to->n + fresh - 1;
-  while (k >= 0) {
-    if (r >= 0 && to->v[r] > from[k]) to->v[w--] = to->v[r--];
-    else if (r >= 0 && to->v[r] == from[k]) {
-      to->v[w--] = to->v[r--];
-      --k;
-    } else to->v[w--] = from[k--];
-  }
-  to->n += fresh;
-  return fresh;
 }
 
 static int cmp_u32(const void *a, const void *b) {

@@ -12,7 +12,7 @@
 
 /* The node of memcpy constraint `con` for relative offset `r`, made on
  * first use; a new one feeds the cell r bytes past every destination the
- * constraint has seen so far (later destinations meet it in dest()). */
+ * constraint has seen so far (later ones meet it in memcpy_dest). */
 static uint32_t rel_node(weir_llvm_memory *m, uint32_t con, int64_t r) {
   uint64_t key = (uint64_t)con << 32 | (uint32_t)r;
   uint32_t found = pta_map_get(&m->rel_key, key);
@@ -99,13 +99,13 @@ static void call_targets(weir_llvm_memory *m, uint32_t record, const uint32_t *l
 }
 
 static void offsets(weir_llvm_memory *m, const pta_constraint *c, const uint32_t *locations, uint32_t n) {
-  pta_bits moved = {0};
+  pta_bits *moved = &m->incoming; /* scratch: propagating does not use it */
+  pta_bits_clear(moved);
   for (uint32_t k = 0; k < n; ++k) {
     uint32_t to = pta_field(m, locations[k], c->offset, c->delta);
-    if (to != PTA_NONE) pta_bits_add(m, &moved, to);
+    if (to != PTA_NONE) pta_bits_add(m, moved, to);
   }
-  pta_propagate_bits(m, c->a, &moved);
-  pta_bits_free(&moved);
+  pta_propagate_bits(m, c->a, moved);
 }
 
 void pta_apply(weir_llvm_memory *m, uint32_t con, uint32_t node, const uint32_t *locations, uint32_t n) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "frontends/llvm/internal.h"
+#include "frontends/llvm/module/liveness.h"
 
 typedef struct emitter {
   weir_llvm_ctx *ctx;
@@ -25,6 +26,8 @@ typedef struct emitter {
   weir_llvm_text token;
   uint32_t *die_first;     /* [value_count + 1] into die_facts, by instruction vid */
   weir_llvm_vec die_facts; /* value facts that die after that instruction */
+  weir_llvm_liveness live; /* of the function being written: facts die on edges */
+  weir_status status;      /* the first failure of a step that reports one */
 } emitter;
 
 /* ---- value facts die after their last use --------------------------------
@@ -220,6 +223,7 @@ static void write_successor(emitter *e, LLVMValueRef term, uint32_t node, LLVMBa
         break;
       }
   }
+  weir_llvm_liveness_edge(ctx, &e->live, here, succ, &e->flow2);
   write_edge(e, node, first_node(ctx, succ), &e->flow2);
 }
 
@@ -254,6 +258,9 @@ static void write_function(emitter *e, uint32_t proc) {
     write_proc_name(e, proc);
     weir_llvm_text_put(e->text, "\n", 1);
   }
+  weir_llvm_liveness_free(&e->live);
+  weir_status st = weir_llvm_liveness_compute(ctx, f, &e->live);
+  if (st != WEIR_OK && e->status == WEIR_OK) e->status = st;
   weir_llvm_flow_reset(&e->flow, 1);
   if (ctx->hooks->entry) ctx->hooks->entry(ctx, proc, &e->flow);
   write_edge(e, ctx->fns[proc].first, first_node(ctx, LLVMGetEntryBasicBlock(f)), &e->flow);
@@ -336,7 +343,12 @@ weir_status weir_llvm_emit(weir_llvm_ctx *ctx) {
   weir_llvm_text_free(&e.token);
   free(e.die_first);
   weir_llvm_vec_free(&e.die_facts);
+  weir_llvm_liveness_free(&e.live);
   ctx->fact_map = NULL;
+  if (e.status != WEIR_OK) {
+    free(map);
+    return e.status;
+  }
   free(map);
   if (failed)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
