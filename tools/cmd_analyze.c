@@ -336,7 +336,8 @@ static void print_summary(const analyze_args *a, const run_state *r) {
     fprintf(stderr, "; prepared: %u allocas promoted, %u branches folded, %u blocks removed", b->promoted,
             b->folded_branches, b->removed_blocks);
   if (b->memory_objects)
-    fprintf(stderr, "; points-to: %u objects, %u locations", b->memory_objects, b->memory_locations);
+    fprintf(stderr, "; points-to: %u objects, %u locations%s", b->memory_objects, b->memory_locations,
+            b->memory_degraded ? " (coarser: its work budget ran out, see frontends/llvm/memory/README.md)" : "");
   fprintf(stderr, "; load %.3f s; %s on %s: %llu path edges in %.3f s; %zu finding%s\n", r->seconds_load,
           a->solver, r->backend, (unsigned long long)r->result.path_edges, r->seconds_solve,
           r->findings.count, r->findings.count == 1 ? "" : "s");

@@ -52,6 +52,7 @@ static weir_status build_module(weir_llvm_problem *problem, LLVMModuleRef module
     problem->stats.seconds_points_to = ms->seconds;
     problem->stats.memory_objects = ms->objects;
     problem->stats.memory_locations = ms->locations;
+    problem->stats.memory_degraded = ms->degraded;
     weir_llvm_ctx ctx = {.module = module, .memory = memory, .analysis = analysis, .config = config,
                          .out = problem, .hooks = hooks_of(analysis)};
     s = weir_llvm_icfg_prepare(&ctx);

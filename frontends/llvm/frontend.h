@@ -51,6 +51,7 @@ typedef struct weir_llvm_build_stats {
   uint32_t facts;        /* including the zero fact, after pruning (see module/emit.c) */
   uint32_t facts_before_pruning; /* every fact the analysis numbered */
   uint32_t memory_objects, memory_locations; /* the memory model (memory/memory.h) */
+  uint32_t memory_degraded; /* 1: the points-to work budget ran out (coarser, still sound) */
   double seconds_points_to; /* the memory model, part of seconds_build */
   uint32_t edges;        /* intraprocedural edges */
   uint32_t call_sites;   /* call nodes (calls with at least one defined callee) */
