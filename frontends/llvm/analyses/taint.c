@@ -356,7 +356,22 @@ static void sink_facts(weir_llvm_ctx *ctx, LLVMValueRef arg, int deep, weir_llvm
   weir_llvm_vec_free(&locs);
 }
 
+/* main's start node generates the argv taint (entry hook): a source too. */
+static void note_argv_source(weir_llvm_ctx *ctx, LLVMValueRef inst) {
+  LLVMBasicBlockRef block = LLVMGetInstructionParent(inst);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(block);
+  if (inst != LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn))) return;
+  size_t length = 0;
+  const char *name = LLVMGetValueName2(fn, &length);
+  uint32_t array = WEIR_LLVM_NONE, strings = WEIR_LLVM_NONE;
+  weir_llvm_memory_argv(ctx->memory, &array, &strings);
+  if (length != 4 || memcmp(name, "main", 4) != 0 || strings == WEIR_LLVM_NONE) return;
+  uint32_t proc = weir_llvm_map_get(&ctx->fn_index, fn);
+  if (proc != WEIR_LLVM_NONE) weir_llvm_add_source(ctx, ctx->fns[proc].first, inst, "argv", 4);
+}
+
 static void check(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
+  note_argv_source(ctx, inst);
   if (!LLVMIsACallInst(inst) || weir_llvm_classify_call(ctx, inst) != WEIR_LLVM_CALL_EXTERNAL) return;
   size_t length = 0;
   const char *name = weir_llvm_callee_name(inst, &length);

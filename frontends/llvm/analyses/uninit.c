@@ -319,7 +319,15 @@ static void check_defined_call(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t n
 
 static void check_call(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
   weir_llvm_call_kind kind = weir_llvm_classify_call(ctx, inst);
-  if (kind == WEIR_LLVM_CALL_NODE) check_defined_call(ctx, inst, node);
+  if (kind == WEIR_LLVM_CALL_NODE) {
+    check_defined_call(ctx, inst, node);
+    uint32_t object = weir_llvm_allocated_object(ctx, inst); /* an allocation wrapper's block */
+    if (object != WEIR_LLVM_NONE && weir_llvm_memory_object(ctx->memory, object)->alloc_kind == WEIR_LLVM_ALLOC_UNINIT) {
+      size_t length = 0;
+      const char *name = weir_llvm_callee_name(inst, &length);
+      weir_llvm_add_source(ctx, node, inst, name, length);
+    }
+  }
   if (kind != WEIR_LLVM_CALL_EXTERNAL) return;
   const weir_llvm_libcall *model = weir_llvm_call_model(ctx, inst);
   size_t length = 0;
