@@ -238,6 +238,8 @@ struct weir_llvm_ctx {
   size_t libcall_count, libcall_cap;
   const uint32_t *fact_map;      /* while writing: fact -> written number (NONE: pruned) */
   weir_llvm_vec global_objects;  /* uaf: objects reachable from globals (sorted), once */
+  weir_llvm_vec *reach_cache;    /* [value_count] weir_llvm_call_reach per call, computed once */
+  uint8_t *reach_ready;
   int global_objects_ready;
   uint32_t fact_count;
   weir_llvm_vec fact_info;       /* per fact from 1: kind, id (analysis-defined) */
@@ -288,7 +290,7 @@ void weir_llvm_block(const weir_llvm_ctx *ctx, uint32_t location, uint32_t *firs
 int weir_llvm_points_to_struct(LLVMValueRef pointer);
 /* The objects a call's pointer arguments reach (two levels of stored
  * pointers deep), sorted: what a callee may touch of its caller's frame. */
-void weir_llvm_call_reach(const weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *objects);
+void weir_llvm_call_reach(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *objects);
 /* Mod/ref summaries merge every calling context. At one call site, a
  * location of the CALLER's own stack frame can only be touched by the
  * callee if its address is handed over at this call (`reach`); globals,

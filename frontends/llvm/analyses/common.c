@@ -152,7 +152,31 @@ int weir_llvm_points_to_struct(LLVMValueRef pointer) {
   return LLVMGetTypeKind(element) == LLVMStructTypeKind; /* va_list is [1 x struct] */
 }
 
-void weir_llvm_call_reach(const weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *objects) {
+static void compute_reach(const weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *objects);
+
+/* Computed once per call site (both emit passes and every hook ask). */
+void weir_llvm_call_reach(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *objects) {
+  objects->n = 0;
+  uint32_t vid = weir_llvm_vid(ctx, call);
+  if (vid != WEIR_LLVM_NONE && !ctx->reach_cache) {
+    ctx->reach_cache = calloc(ctx->value_count ? ctx->value_count : 1, sizeof *ctx->reach_cache);
+    ctx->reach_ready = calloc(ctx->value_count ? ctx->value_count : 1, 1);
+    if (!ctx->reach_cache || !ctx->reach_ready) ctx->failed = 1;
+  }
+  if (vid == WEIR_LLVM_NONE || !ctx->reach_cache || !ctx->reach_ready) {
+    compute_reach(ctx, call, objects);
+    return;
+  }
+  if (!ctx->reach_ready[vid]) {
+    compute_reach(ctx, call, &ctx->reach_cache[vid]);
+    ctx->reach_ready[vid] = 1;
+    if (ctx->reach_cache[vid].failed) ctx->failed = 1;
+  }
+  const weir_llvm_vec *cached = &ctx->reach_cache[vid];
+  for (size_t k = 0; k < cached->n; ++k) weir_llvm_vec_push(objects, cached->v[k]);
+}
+
+static void compute_reach(const weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *objects) {
   objects->n = 0;
   weir_llvm_vec locs = {0};
   uint32_t args = LLVMGetNumArgOperands(call);

@@ -161,14 +161,18 @@ static void move(weir_llvm_ctx *ctx, LLVMValueRef value, LLVMValueRef phi, weir_
  * written) or allocated, in it or below it. */
 static void touched(const weir_llvm_ctx *ctx, LLVMValueRef fn, int with_reads, weir_llvm_vec *out) {
   const uint32_t *locs = NULL, *objects = NULL;
+  /* Only tracked blocks have a fact: the vectors stay small. */
   size_t n = weir_llvm_memory_mod(ctx->memory, fn, &locs);
-  for (size_t k = 0; k < n; ++k) weir_llvm_vec_push(out, fact_of_location(ctx, locs[k]));
+  for (size_t k = 0; k < n; ++k)
+    if (fact_of_location(ctx, locs[k])) weir_llvm_vec_push(out, fact_of_location(ctx, locs[k]));
   if (with_reads) {
     n = weir_llvm_memory_ref(ctx->memory, fn, &locs);
-    for (size_t k = 0; k < n; ++k) weir_llvm_vec_push(out, fact_of_location(ctx, locs[k]));
+    for (size_t k = 0; k < n; ++k)
+      if (fact_of_location(ctx, locs[k])) weir_llvm_vec_push(out, fact_of_location(ctx, locs[k]));
   }
   n = weir_llvm_memory_allocs(ctx->memory, fn, &objects);
-  for (size_t k = 0; k < n; ++k) weir_llvm_vec_push(out, ctx->obj_fact[objects[k]]);
+  for (size_t k = 0; k < n; ++k)
+    if (ctx->obj_fact[objects[k]]) weir_llvm_vec_push(out, ctx->obj_fact[objects[k]]);
 }
 
 /* Objects stored (two levels deep) in global variables: any function can
