@@ -155,6 +155,12 @@ run_rc "$weir" analyze taint "$work/missing.bc" 2> "$work/missing.err"
 test $rc = 2 || fail "a missing module exited $rc, expected 2"
 run_rc "$weir" analyze taint "$work/helper.bc" --config "$work/missing.cfg" 2> "$work/cfg.err"
 test $rc = 2 || fail "a missing config exited $rc, expected 2"
+# A NUL byte inside a library-table line is refused with its line and column
+# (it used to hide the rest of the line silently).
+printf 'sink system arg0\nsink pop\000en arg0\n' > "$work/nul.cfg"
+run_rc "$weir" analyze taint "$work/helper.bc" --config "$work/nul.cfg" 2> "$work/nul.err"
+test $rc = 2 || fail "a config with a NUL byte exited $rc, expected 2"
+grep -q 'nul.cfg:2:9: error: a NUL byte' "$work/nul.err" || fail "NUL byte not reported at 2:9: $(cat "$work/nul.err")"
 run_rc "$weir" analyze nullness "$work/helper.bc" 2> "$work/analysis.err"
 test $rc = 2 || fail "an unknown analysis exited $rc, expected 2"
 run_rc "$weir" analyze taint "$work/helper.bc" --no-such-option 2> "$work/option.err"
