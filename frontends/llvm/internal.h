@@ -305,6 +305,11 @@ int weir_llvm_call_may_touch(const weir_llvm_ctx *ctx, LLVMValueRef call, const 
  * pointing nowhere for generation and findings (README: precision limits). */
 #define WEIR_LLVM_VAGUE_OBJECTS 8
 int weir_llvm_pts_vague(const weir_llvm_ctx *ctx, LLVMValueRef pointer);
+/* The facts taint and uninit share: one per non-void value, one per
+ * location whose object `carries` accepts (NULL: all), one per non-void
+ * function's return; the kinds go to the legend. */
+void weir_llvm_number_common(weir_llvm_ctx *ctx, uint32_t value_kind, uint32_t location_kind,
+                             uint32_t return_kind, int (*carries)(const weir_llvm_object *));
 /* The defined callees of a call node (procs). */
 size_t weir_llvm_call_procs(const weir_llvm_ctx *ctx, LLVMValueRef call, const uint32_t **procs);
 

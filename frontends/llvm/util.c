@@ -156,3 +156,13 @@ char *weir_llvm_strndup(const char *s, size_t length, int *failed) {
   copy[length] = '\0';
   return copy;
 }
+
+int weir_llvm_vec_contains(const weir_llvm_vec *sorted, uint32_t value) {
+  size_t lo = 0, hi = sorted->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (sorted->v[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted->n && sorted->v[lo] == value;
+}

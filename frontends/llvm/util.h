@@ -20,6 +20,8 @@ void weir_llvm_vec_push(weir_llvm_vec *vec, uint32_t value);
 void weir_llvm_vec_free(weir_llvm_vec *vec);
 /* Sorts and removes duplicates. */
 void weir_llvm_vec_sort_unique(weir_llvm_vec *vec);
+/* Binary search in a sorted vector. */
+int weir_llvm_vec_contains(const weir_llvm_vec *sorted, uint32_t value);
 
 typedef struct weir_llvm_text {
   char *p;

@@ -17,16 +17,6 @@ size_t weir_llvm_pts(const weir_llvm_ctx *ctx, LLVMValueRef pointer, const uint3
   return weir_llvm_memory_points_to(ctx->memory, pointer, locations);
 }
 
-static int sorted_has(const weir_llvm_vec *sorted, uint32_t value) {
-  size_t lo = 0, hi = sorted->n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (sorted->v[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted->n && sorted->v[lo] == value;
-}
-
 /* Breadth first over stored pointers, a level at a time; each level is
  * sorted once (sets of thousands of locations on real programs). A deep
  * rule reads whole blocks: every field from the pointed one on
@@ -55,7 +45,7 @@ void weir_llvm_pts_deep(const weir_llvm_ctx *ctx, LLVMValueRef pointer, int dept
     weir_llvm_vec_sort_unique(&next);
     frontier.n = 0;
     for (size_t k = 0; k < next.n; ++k)
-      if (!sorted_has(out, next.v[k])) weir_llvm_vec_push(&frontier, next.v[k]);
+      if (!weir_llvm_vec_contains(out, next.v[k])) weir_llvm_vec_push(&frontier, next.v[k]);
     for (size_t k = 0; k < frontier.n && out->n < CAP; ++k) weir_llvm_vec_push(out, frontier.v[k]);
     weir_llvm_vec_sort_unique(out);
   }
@@ -197,13 +187,7 @@ int weir_llvm_call_may_touch(const weir_llvm_ctx *ctx, LLVMValueRef call, const 
   const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
   if (o->kind != WEIR_LLVM_OBJECT_STACK) return 1;
   if (o->function != LLVMGetBasicBlockParent(LLVMGetInstructionParent(call))) return 1;
-  size_t lo = 0, hi = reach->n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (reach->v[mid] < object) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < reach->n && reach->v[lo] == object;
+  return weir_llvm_vec_contains(reach, object);
 }
 
 int weir_llvm_pts_vague(const weir_llvm_ctx *ctx, LLVMValueRef pointer) {
@@ -221,4 +205,26 @@ int weir_llvm_pts_vague(const weir_llvm_ctx *ctx, LLVMValueRef pointer) {
     seen[objects++] = o;
   }
   return 0;
+}
+
+void weir_llvm_number_common(weir_llvm_ctx *ctx, uint32_t value_kind, uint32_t location_kind,
+                             uint32_t return_kind, int (*carries)(const weir_llvm_object *)) {
+  for (uint32_t v = 0; v < ctx->value_count; ++v)
+    if (LLVMGetTypeKind(LLVMTypeOf(ctx->values[v])) != LLVMVoidTypeKind)
+      ctx->fact_a[v] = weir_llvm_new_fact(ctx, value_kind, v);
+  uint32_t locations = weir_llvm_memory_location_count(ctx->memory);
+  ctx->loc_fact = calloc(locations ? locations : 1, sizeof *ctx->loc_fact);
+  if (!ctx->loc_fact) {
+    ctx->failed = 1;
+    return;
+  }
+  for (uint32_t l = 0; l < locations; ++l) {
+    weir_llvm_location_info info = weir_llvm_memory_location(ctx->memory, l);
+    if (!carries || carries(weir_llvm_memory_object(ctx->memory, info.object)))
+      ctx->loc_fact[l] = weir_llvm_new_fact(ctx, location_kind, l);
+  }
+  for (uint32_t p = 0; p < ctx->fn_count; ++p) {
+    LLVMTypeRef type = LLVMGetReturnType(LLVMGlobalGetValueType(ctx->fns[p].fn));
+    if (LLVMGetTypeKind(type) != LLVMVoidTypeKind) ctx->fns[p].ret_fact = weir_llvm_new_fact(ctx, return_kind, p);
+  }
 }

@@ -201,16 +201,6 @@ static const weir_llvm_vec *global_objects(weir_llvm_ctx *ctx) {
   return out;
 }
 
-static int contains(const weir_llvm_vec *sorted, uint32_t value) {
-  size_t lo = 0, hi = sorted->n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (sorted->v[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted->n && sorted->v[lo] == value;
-}
-
 /* Mod/ref merge every calling context. At one call, the callee can change
  * the state only of the blocks it is handed (through its arguments, two
  * levels deep), the blocks globals lead to, and those it allocates itself:
@@ -232,7 +222,8 @@ static void keep_reachable(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec 
   for (size_t k = 0; k < facts->n; ++k) {
     uint32_t fact = facts->v[k];
     uint32_t object = fact ? ctx->fact_info.v[2 * (fact - 1) + 1] : 0;
-    if (fact && (contains(&allocs, fact) || contains(&reach, object) || contains(globals, object)))
+    if (fact && (weir_llvm_vec_contains(&allocs, fact) || weir_llvm_vec_contains(&reach, object) ||
+                 weir_llvm_vec_contains(globals, object)))
       facts->v[kept++] = fact;
   }
   facts->n = kept;

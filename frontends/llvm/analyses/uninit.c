@@ -44,24 +44,7 @@ static int starts_uninitialised(const weir_llvm_object *o) {
 }
 
 static void number(weir_llvm_ctx *ctx) {
-  for (uint32_t v = 0; v < ctx->value_count; ++v)
-    if (LLVMGetTypeKind(LLVMTypeOf(ctx->values[v])) != LLVMVoidTypeKind)
-      ctx->fact_a[v] = weir_llvm_new_fact(ctx, FACT_VALUE, v);
-  uint32_t locations = weir_llvm_memory_location_count(ctx->memory);
-  ctx->loc_fact = calloc(locations ? locations : 1, sizeof *ctx->loc_fact);
-  if (!ctx->loc_fact) {
-    ctx->failed = 1;
-    return;
-  }
-  for (uint32_t l = 0; l < locations; ++l) {
-    weir_llvm_location_info info = weir_llvm_memory_location(ctx->memory, l);
-    if (starts_uninitialised(weir_llvm_memory_object(ctx->memory, info.object)))
-      ctx->loc_fact[l] = weir_llvm_new_fact(ctx, FACT_LOCATION, l);
-  }
-  for (uint32_t p = 0; p < ctx->fn_count; ++p) {
-    LLVMTypeRef type = LLVMGetReturnType(LLVMGlobalGetValueType(ctx->fns[p].fn));
-    if (LLVMGetTypeKind(type) != LLVMVoidTypeKind) ctx->fns[p].ret_fact = weir_llvm_new_fact(ctx, FACT_RETURN, p);
-  }
+  weir_llvm_number_common(ctx, FACT_VALUE, FACT_LOCATION, FACT_RETURN, starts_uninitialised);
 }
 
 static void describe(weir_llvm_ctx *ctx, uint32_t fact, weir_llvm_text *out) {
