@@ -65,7 +65,7 @@ run_example() {
 
 run_tests() {
   build build
-  (cd build && ctest --output-on-failure -j"$JOBS")
+  (cd build && ctest --output-on-failure -j"$JOBS") 2>&1 | tee build/ctest.log
   # The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
   # The CUDA programs are not rebuilt there: they cannot run on these machines
   # and the normal build already compiled and checked them.
@@ -78,7 +78,20 @@ run_tests() {
   (cd build-asan && LD_PRELOAD="$preload" \
      ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 \
      LSAN_OPTIONS=suppressions="$PWD/../tests/lsan.supp" \
-     ctest --output-on-failure -j"$JOBS")
+     ctest --output-on-failure -j"$JOBS") 2>&1 | tee build-asan/ctest.log
+}
+
+# One closing line for both CTest runs (normal and sanitizer builds), after
+# the fuzzers: "tests: N passed, 0 failed, S skipped".
+summarize_tests() {
+  local total=0 failed=0 skipped=0 log t f s
+  for log in build/ctest.log build-asan/ctest.log; do
+    t=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
+    f=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of.*/\1/p' "$log" | tail -1)
+    s=$(grep -c '(Skipped)' "$log" || true)
+    total=$((total + ${t:-0})); failed=$((failed + ${f:-0})); skipped=$((skipped + s))
+  done
+  echo "tests: $((total - failed - skipped)) passed, $failed failed, $skipped skipped"
 }
 
 # libFuzzer targets (fuzz/): built with clang-14 in build-fuzz, each run for
@@ -110,7 +123,7 @@ run_fuzz() {
 
 case "${1:-}" in
   example) install_missing; run_example ;;
-  test) install_missing; run_tests; run_fuzz 30 ;;
+  test) install_missing; run_tests; run_fuzz 30; summarize_tests ;;
   fuzz) install_missing; run_fuzz "${2:-60}" ;;
   *) echo "usage: bash scripts/dev.sh example|test|fuzz [SECONDS]" >&2; exit 2 ;;
 esac
