@@ -204,6 +204,9 @@ typedef struct weir_llvm_hooks {
   void (*check)(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node);
   /* Names a fact for the legend comment. */
   void (*describe)(weir_llvm_ctx *ctx, uint32_t fact, weir_llvm_text *out);
+  /* Optional: what taking the edge from terminator `term` to `succ` tells
+   * (after `plain` and the phi moves of that edge). */
+  void (*edge)(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, weir_llvm_flow *flow);
 } weir_llvm_hooks;
 
 struct weir_llvm_ctx {

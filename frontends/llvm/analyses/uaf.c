@@ -351,4 +351,4 @@ static void check(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
 }
 
 const weir_llvm_hooks weir_llvm_uaf_hooks = {number, NULL, plain, move, call_to_return, callee,
-                                             check, describe};
+                                             check, describe, NULL};

@@ -201,6 +201,28 @@ static void move(weir_llvm_ctx *ctx, LLVMValueRef value, LLVMValueRef phi, weir_
   undefined_from(ctx, value, to, flow);
 }
 
+static LLVMValueRef strip_casts(LLVMValueRef v) {
+  while (v && (LLVMIsABitCastInst(v) || (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast)))
+    v = LLVMGetOperand(v, 0);
+  return v;
+}
+
+/* `p = malloc(n); if (!p) return -1;`: on the edge where the new block's
+ * pointer is NULL the block does not exist; its uninitialised state must
+ * not travel along the error path to the callers. */
+static void edge(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, weir_llvm_flow *flow) {
+  if (!LLVMIsABranchInst(term) || !LLVMIsConditional(term)) return;
+  LLVMValueRef cond = LLVMGetCondition(term);
+  if (!LLVMIsAICmpInst(cond)) return;
+  LLVMIntPredicate pred = LLVMGetICmpPredicate(cond);
+  if (pred != LLVMIntEQ && pred != LLVMIntNE) return;
+  LLVMValueRef a = strip_casts(LLVMGetOperand(cond, 0)), b = strip_casts(LLVMGetOperand(cond, 1));
+  LLVMValueRef block = LLVMIsAConstantPointerNull(b) ? a : LLVMIsAConstantPointerNull(a) ? b : NULL;
+  if (!block || !LLVMIsACallInst(block) || LLVMGetSuccessor(term, 0) == LLVMGetSuccessor(term, 1)) return;
+  LLVMBasicBlockRef null_edge = LLVMGetSuccessor(term, pred == LLVMIntEQ ? 0 : 1);
+  if (succ == null_edge) object_facts(ctx, weir_llvm_allocated_object(ctx, block), 0, flow);
+}
+
 static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
   weir_llvm_flow_kill(flow, val(ctx, call));
   const uint32_t *procs = NULL;
@@ -351,4 +373,4 @@ static void check(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
 }
 
 const weir_llvm_hooks weir_llvm_uninit_hooks = {number, NULL, plain, move, call_to_return, callee,
-                                                check, describe};
+                                                check, describe, edge};

@@ -223,6 +223,7 @@ static void write_successor(emitter *e, LLVMValueRef term, uint32_t node, LLVMBa
         break;
       }
   }
+  if (ctx->hooks->edge) ctx->hooks->edge(ctx, term, succ, &e->flow2);
   weir_llvm_liveness_edge(ctx, &e->live, here, succ, &e->flow2);
   write_edge(e, node, first_node(ctx, succ), &e->flow2);
 }
