@@ -139,6 +139,9 @@ static weir_status parse_buffer(LLVMContextRef context, const char *name, LLVMMe
   *out = NULL;
   /* LLVMParseIRInContext takes ownership of the buffer, also on failure. */
   if (LLVMParseIRInContext(context, buffer, out, &error)) {
+    /* LLVM's message may end in a newline: keep ours on one line. */
+    size_t length = error ? strlen(error) : 0;
+    while (length && (error[length - 1] == '\n' || error[length - 1] == ' ')) error[--length] = '\0';
     weir_status s = weir_fail(WEIR_ERR_PARSE,
                               "analyze %s: not a readable LLVM 14 module: %s. Fix: give a .ll or .bc "
                               "made by clang-14 -g -O0 -emit-llvm (llvm-link-14 for several)",
