@@ -30,14 +30,16 @@ static int cmp_u32(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-void weir_llvm_vec_sort_unique(weir_llvm_vec *vec) {
-  if (vec->n < 2) return;
-  qsort(vec->v, vec->n, sizeof *vec->v, cmp_u32);
+size_t weir_llvm_sort_unique_u32(uint32_t *v, size_t n) {
+  if (n < 2) return n;
+  qsort(v, n, sizeof *v, cmp_u32);
   size_t w = 1;
-  for (size_t r = 1; r < vec->n; ++r)
-    if (vec->v[r] != vec->v[w - 1]) vec->v[w++] = vec->v[r];
-  vec->n = w;
+  for (size_t r = 1; r < n; ++r)
+    if (v[r] != v[w - 1]) v[w++] = v[r];
+  return w;
 }
+
+void weir_llvm_vec_sort_unique(weir_llvm_vec *vec) { vec->n = weir_llvm_sort_unique_u32(vec->v, vec->n); }
 
 static int text_reserve(weir_llvm_text *text, size_t extra) {
   if (text->failed) return 0;

@@ -18,6 +18,8 @@ typedef struct weir_llvm_vec {
 
 void weir_llvm_vec_push(weir_llvm_vec *vec, uint32_t value);
 void weir_llvm_vec_free(weir_llvm_vec *vec);
+/* Sorts and removes duplicates; returns the new count. */
+size_t weir_llvm_sort_unique_u32(uint32_t *v, size_t n);
 /* Sorts and removes duplicates. */
 void weir_llvm_vec_sort_unique(weir_llvm_vec *vec);
 /* Binary search in a sorted vector. */

@@ -45,19 +45,7 @@ int pta_set_insert(weir_llvm_memory *m, pta_set *s, uint32_t value) {
   return 1;
 }
 
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return (x > y) - (x < y);
-}
-
-void pta_set_sort_unique(pta_set *s) {
-  if (s->n < 2) return;
-  qsort(s->v, s->n, sizeof *s->v, cmp_u32);
-  uint32_t w = 1;
-  for (uint32_t r = 1; r < s->n; ++r)
-    if (s->v[r] != s->v[w - 1]) s->v[w++] = s->v[r];
-  s->n = w;
-}
+void pta_set_sort_unique(pta_set *s) { s->n = (uint32_t)weir_llvm_sort_unique_u32(s->v, s->n); }
 
 void pta_set_free(pta_set *s) {
   free(s->v);
