@@ -17,6 +17,12 @@ static weir_status pick_device(weir_vk *vk, uint32_t index) {
   vk->index = index;
   vk->physical = vk->inst.devices[index];
   vkGetPhysicalDeviceProperties(vk->physical, &vk->props);
+  VkPhysicalDevicePushDescriptorPropertiesKHR push = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
+  VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                        .pNext = &push};
+  vkGetPhysicalDeviceProperties2(vk->physical, &props2);
+  vk->max_push_descriptors = push.maxPushDescriptors;
   if (vk->props.apiVersion < VK_API_VERSION_1_1)
     return weir_fail(WEIR_ERR_UNAVAILABLE,
                      "vulkan: device %u (%s) supports Vulkan %u.%u (expected >= 1.1). Fix: update "

@@ -94,6 +94,7 @@ static void describe_limits(VkPhysicalDevice device, const VkPhysicalDevicePrope
   append(d, cap, "push descriptors: %s\n",
          weir_vk_has_extension(device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) ? "yes" : "no");
   out->timestamps_are_device = ts_bits > 0;
+  out->max_binding_bytes = l->maxStorageBufferRange;
 }
 
 weir_status weir_vk_describe_physical(VkPhysicalDevice device, uint32_t index, weir_device_info *out) {

@@ -65,6 +65,7 @@ typedef struct weir_vk {
   VkPhysicalDevice physical;
   uint32_t index;
   VkPhysicalDeviceProperties props;
+  uint32_t max_push_descriptors; /* bindings one program may have */
   VkDevice device;
   struct VolkDeviceTable vk; /* this device's functions */
   uint32_t family;

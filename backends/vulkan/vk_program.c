@@ -25,6 +25,12 @@ static weir_status check_program(weir_vk *vk, const weir_program *p) {
                        p->name, p->workgroup_size[0], p->workgroup_size[1], p->workgroup_size[2],
                        vk->props.deviceName, l->maxComputeWorkGroupSize[0], l->maxComputeWorkGroupSize[1],
                        l->maxComputeWorkGroupSize[2], l->maxComputeWorkGroupInvocations);
+  if (p->binding_count > vk->max_push_descriptors)
+    return weir_fail(WEIR_ERR_UNSUPPORTED,
+                     "vulkan: program '%s' has %u bindings, but %s pushes at most %u descriptors "
+                     "per set (maxPushDescriptors). Fix: use fewer bindings (pack arrays into "
+                     "one buffer) or another device.",
+                     p->name, p->binding_count, vk->props.deviceName, vk->max_push_descriptors);
   if (p->push_constant_bytes > l->maxPushConstantsSize)
     return weir_fail(WEIR_ERR_UNSUPPORTED,
                      "vulkan: program '%s' takes %u push-constant bytes, but %s allows %u. Fix: "

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include <dlfcn.h>
+#include <errno.h>
 
 #include "engine/core/internal.h"
 
@@ -50,6 +51,25 @@ void weir_device_info_terminate(weir_device_info *d) {
  * opened on different threads never share an id. 64 bits never wrap. */
 static _Atomic uint64_t next_instance_id = 1;
 
+/* WEIR_MAX_BINDING_BYTES stands in for weir_open_options.max_binding_bytes
+ * when the caller left it 0 (tests and users force small limits on any
+ * backend without code changes). A value that is not a byte count is an
+ * error, never ignored. */
+static weir_status binding_limit_from_env(weir_open_options *o) {
+  const char *text = getenv("WEIR_MAX_BINDING_BYTES");
+  if (o->max_binding_bytes || !text || !*text) return WEIR_OK;
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = strtoull(text, &end, 10);
+  if (errno || *end || text[0] == '-' || v < 64u)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "WEIR_MAX_BINDING_BYTES is '%s', not a byte count of at least 64. Fix: set it "
+                     "to a number such as 65536, or unset it.",
+                     text);
+  o->max_binding_bytes = v;
+  return WEIR_OK;
+}
+
 weir_status weir_backend_wrap(const weir_provider *provider, void *plugin_handle, uint32_t index,
                               const weir_open_options *options, weir_backend **out) {
   weir_backend *b = calloc(1, sizeof *b);
@@ -64,9 +84,13 @@ weir_status weir_backend_wrap(const weir_provider *provider, void *plugin_handle
   b->ops = provider->ops;
   b->plugin_handle = plugin_handle;
   if (options) b->options = *options;
-  weir_status st = provider->open(index, &b->options, &b->self);
+  weir_status st = binding_limit_from_env(&b->options);
+  if (st == WEIR_OK) st = provider->open(index, &b->options, &b->self);
   if (st == WEIR_OK) st = b->ops->describe(b->self, &b->info);
   weir_device_info_terminate(&b->info);
+  uint64_t forced = b->options.max_binding_bytes;
+  if (forced && (b->info.max_binding_bytes == 0 || forced < b->info.max_binding_bytes))
+    b->info.max_binding_bytes = forced;
   if (st != WEIR_OK) {
     if (b->self) b->ops->destroy(b->self);
     free(b);

@@ -132,6 +132,17 @@ static weir_status resolve_step(weir_backend *b, const weir_step *step, size_t i
     WEIR_TRY(weir_resolve_item(b, step->bindings[i], "dispatch", "binding", i, &s));
     bindings[i] = s->native;
     binding_bytes[i] = s->bytes;
+    uint64_t limit = b->info.max_binding_bytes;
+    if (limit && s->bytes > limit)
+      return weir_fail(WEIR_ERR_UNSUPPORTED,
+                       "step %zu ('%s'): binding %u is a %llu-byte buffer, but device '%s' binds "
+                       "at most %llu bytes per buffer%s. Fix: split the data over several "
+                       "smaller buffers%s.",
+                       index, p->name, i, (unsigned long long)s->bytes, b->info.spec,
+                       (unsigned long long)limit,
+                       b->options.max_binding_bytes == limit ? " (max_binding_bytes or "
+                                                               "WEIR_MAX_BINDING_BYTES)" : "",
+                       b->options.max_binding_bytes == limit ? ", or raise the forced limit" : "");
   }
   weir_grid grid;
   WEIR_TRY(resolve_grid(step, p, binding_bytes, index, &grid));

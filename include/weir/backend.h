@@ -25,8 +25,10 @@
 extern "C" {
 #endif
 
-/* Bumped whenever weir_provider or weir_backend_ops changes layout or meaning. */
-#define WEIR_BACKEND_ABI_VERSION 1u
+/* Bumped whenever weir_provider, weir_backend_ops or what a provider fills
+ * (weir_device_info, weir_open_options) changes layout or meaning. 2: the
+ * device info gained max_binding_bytes. */
+#define WEIR_BACKEND_ABI_VERSION 2u
 
 /* Device index meaning "the backend's best device" (spec without ":N"). */
 #define WEIR_DEVICE_DEFAULT UINT32_MAX

@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-#define WEIR_MAX_BINDINGS 16
+#define WEIR_MAX_BINDINGS 32
 #define WEIR_MAX_PUSH_CONSTANT_BYTES 128
 #define WEIR_NO_BINDING UINT32_MAX
 

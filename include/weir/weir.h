@@ -50,6 +50,13 @@ typedef struct weir_open_options {
   /* Threads of the cpu backend, the calling thread included (0: one per
    * core; 1: everything on the calling thread; at most 64). */
   uint32_t threads;
+  /* Refuse steps that bind a buffer larger than this many bytes, and report
+   * it as the device's per-binding limit (weir_device_info.max_binding_bytes)
+   * when it is below the device's own (0: the device's own limit). Lets
+   * tests exercise code that splits data for devices with small limits on
+   * any backend. When 0, the environment variable WEIR_MAX_BINDING_BYTES (a
+   * byte count) is used if set. */
+  uint64_t max_binding_bytes;
 } weir_open_options;
 
 /* spec: "cpu", "cpu:N", "vulkan", "vulkan:N", "cuda", "cuda:N", "auto",
@@ -90,6 +97,10 @@ typedef struct weir_device_info {
   int32_t dl_device_type; /* DLPack DLDeviceType: kDLCPU = 1, kDLCUDA = 2, kDLVulkan = 7 */
   int32_t dl_device_id;
   int timestamps_are_device; /* 1: timed dispatch uses device timestamps; 0: host clock */
+  /* The most bytes one binding of a step may span (Vulkan:
+   * maxStorageBufferRange), or the open option's smaller figure; 0: no
+   * limit. Data larger than this must be split over several bindings. */
+  uint64_t max_binding_bytes;
   char details[1536];   /* further "key: value" lines for `weir info` */
 } weir_device_info;
 

@@ -10,14 +10,10 @@ namespace ifds_cuda {
 __device__ __forceinline__ void context(const weir_cuda_args &args, ifds_ctx *cx) {
   ifds_ctx_graph(cx, WEIR_CUDA_BINDING(const uint32_t, WEIR_IFDS_B_GRAPH));
   cx->ctrl = WEIR_CUDA_BINDING(uint32_t, WEIR_IFDS_B_CTRL);
-  cx->ptab = WEIR_CUDA_BINDING(uint64_t, WEIR_IFDS_B_PTAB);
-  cx->plog = WEIR_CUDA_BINDING(uint64_t, WEIR_IFDS_B_PLOG);
-  cx->ctab = WEIR_CUDA_BINDING(uint64_t, WEIR_IFDS_B_CTAB);
-  cx->chead = WEIR_CUDA_BINDING(uint32_t, WEIR_IFDS_B_CHEAD);
-  cx->inc = WEIR_CUDA_BINDING(uint64_t, WEIR_IFDS_B_INC);
-  cx->incm = WEIR_CUDA_BINDING(uint32_t, WEIR_IFDS_B_INCM);
-  cx->es = WEIR_CUDA_BINDING(uint32_t, WEIR_IFDS_B_ES);
   cx->pc = weir_cuda_push<weir_ifds_push>(args);
+#define CUDA_BINDING(i) ((uintptr_t)args.binding[(i)])
+  IFDS_CTX_SHARDS(cx, CUDA_BINDING);
+#undef CUDA_BINDING
 }
 
 __device__ __forceinline__ uint64_t first(void) { return weir_cuda_global_linear(); }
@@ -38,8 +34,9 @@ __device__ __forceinline__ void walk(const weir_cuda_args &args) {
   }
   ifds_sink sink;
   for (uint64_t i = begin + first(); i < end; i += stride()) {
-    if (RELATE) ifds_relate_item(&cx, cx.plog[i], &sink);
-    else ifds_expand_item(&cx, cx.plog[i], &sink);
+    uint64_t key = *ifds_at(&cx, cx.plog, (uint32_t)i);
+    if (RELATE) ifds_relate_item(&cx, key, &sink);
+    else ifds_expand_item(&cx, key, &sink);
     if (ifds_stopped(&cx)) return;
   }
 }
@@ -49,7 +46,7 @@ __device__ __forceinline__ void walk(const weir_cuda_args &args) {
 WEIR_CUDA_KERNEL_WG(weir_ifds_clear, WEIR_IFDS_WORKGROUP) {
   weir_ifds_push pc = weir_cuda_push<weir_ifds_push>(args);
   uint64_t n = WEIR_CUDA_BINDING_COUNT(uint32_t, 0);
-  if (pc.end < n) n = pc.end;
+  if (pc.end != 0xFFFFFFFFu && pc.end < n) n = pc.end; /* all ones: the whole buffer */
   uint32_t *words = WEIR_CUDA_BINDING(uint32_t, 0);
   for (uint64_t i = ifds_cuda::first(); i < n; i += ifds_cuda::stride()) words[i] = pc.value;
 }
@@ -81,7 +78,7 @@ WEIR_CUDA_KERNEL_WG(weir_ifds_rehash, WEIR_IFDS_WORKGROUP) {
   ifds_ctx cx;
   ifds_cuda::context(args, &cx);
   for (uint64_t i = cx.pc.begin + ifds_cuda::first(); i < cx.pc.end; i += ifds_cuda::stride())
-    ifds_rehash_item(&cx, cx.plog[i]);
+    ifds_rehash_item(&cx, *ifds_at(&cx, cx.plog, (uint32_t)i));
 }
 
 WEIR_CUDA_KERNEL_WG(weir_ifds_unlink, WEIR_IFDS_WORKGROUP) {

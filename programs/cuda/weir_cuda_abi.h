@@ -14,7 +14,7 @@
 #include "weir/program.h"
 
 /* Bumped whenever weir_cuda_args changes layout or meaning. */
-#define WEIR_CUDA_ABI_VERSION 1u
+#define WEIR_CUDA_ABI_VERSION 2u
 
 typedef struct weir_cuda_args {
   /* CUdeviceptr of binding i (0 for i >= binding_count). */
@@ -30,7 +30,7 @@ typedef struct weir_cuda_args {
   uint32_t workgroup_size[3]; /* == blockDim: the program's workgroup_size */
 } weir_cuda_args;
 
-#define WEIR_CUDA_ARGS_BYTES 416u
+#define WEIR_CUDA_ARGS_BYTES 672u
 
 #if defined(__cplusplus)
 static_assert(sizeof(weir_cuda_args) == WEIR_CUDA_ARGS_BYTES, "weir_cuda_args layout changed");

@@ -24,18 +24,65 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 
 layout(push_constant) uniform Push {  // weir_ifds_push
   uint fact_bits, node_bits, mode, ptab_size, plog_cap, ctab_size, inc_cap, es_cap;
-  uint begin, end, value, probe_limit, part, parts, pad2, pad3;
+  uint begin, end, value, probe_limit, part, parts, shard_shift, pad3;
 } pc;
 
 layout(std430, set = 0, binding = 0) readonly buffer Graph { uint g[]; };
 layout(std430, set = 0, binding = 1) coherent buffer Ctrl { uint ctrl[]; };
-layout(std430, set = 0, binding = 2) coherent buffer PTab { uint64_t ptab[]; };
-layout(std430, set = 0, binding = 3) coherent buffer PLog { uint64_t plog[]; };
-layout(std430, set = 0, binding = 4) coherent buffer CTab { uint64_t ctab[]; };
-layout(std430, set = 0, binding = 5) coherent buffer CHead { uint chead[]; };
-layout(std430, set = 0, binding = 6) coherent buffer Inc { uint64_t inc[]; };
-layout(std430, set = 0, binding = 7) coherent buffer IncM { uint incm[]; };
-layout(std430, set = 0, binding = 8) coherent buffer ES { uint es[]; };
+
+// ---- sharded relations ------------------------------------------------------
+// Each relation is split into shards, one binding each (numbers as
+// WEIR_IFDS_B_* in programs/ifds/ifds_host.h, counts as WEIR_IFDS_SHARDS_*):
+// entry i lives in shard i >> shard_shift at i & mask. GLSL cannot index
+// separate blocks or pass a buffer to a function, so every access goes
+// through a function below that picks the block with a switch.
+#define U64_SHARD(NAME, B) \
+  layout(std430, set = 0, binding = B) coherent buffer NAME##_block { uint64_t v[]; } NAME;
+#define U32_SHARD(NAME, B) \
+  layout(std430, set = 0, binding = B) coherent buffer NAME##_block { uint v[]; } NAME;
+U64_SHARD(ptab0, 2) U64_SHARD(ptab1, 3) U64_SHARD(ptab2, 4)
+U64_SHARD(ptab3, 5) U64_SHARD(ptab4, 6) U64_SHARD(ptab5, 7)
+U64_SHARD(plog0, 8) U64_SHARD(plog1, 9) U64_SHARD(plog2, 10)
+U64_SHARD(plog3, 11) U64_SHARD(plog4, 12) U64_SHARD(plog5, 13)
+U64_SHARD(ctab0, 14) U64_SHARD(ctab1, 15)
+U32_SHARD(chead0, 16) U32_SHARD(chead1, 17)
+U64_SHARD(inc0, 18) U64_SHARD(inc1, 19) U64_SHARD(inc2, 20) U64_SHARD(inc3, 21)
+U32_SHARD(incm0, 22) U32_SHARD(incm1, 23) U32_SHARD(incm2, 24) U32_SHARD(incm3, 25)
+U32_SHARD(es0, 26) U32_SHARD(es1, 27) U32_SHARD(es2, 28) U32_SHARD(es3, 29)
+
+#define SHARDS2(R, X) switch (s) { case 0u: X(R##0) default: X(R##1) }
+#define SHARDS4(R, X) \
+  switch (s) { case 0u: X(R##0) case 1u: X(R##1) case 2u: X(R##2) default: X(R##3) }
+#define SHARDS6(R, X)                                                                 \
+  switch (s) {                                                                        \
+    case 0u: X(R##0) case 1u: X(R##1) case 2u: X(R##2) case 3u: X(R##3) case 4u: X(R##4) \
+    default: X(R##5)                                                                  \
+  }
+#define GET(B) return B.v[o];
+#define SET(B) B.v[o] = v; return;
+#define CAS(B) return atomicCompSwap(B.v[o], c, v);
+#define XCHG(B) return atomicExchange(B.v[o], v);
+
+uint ifds_shard(uint i) { return uint(uint64_t(i) >> pc.shard_shift); }
+uint ifds_offset(uint i) { return pc.shard_shift >= 32u ? i : i & ((1u << pc.shard_shift) - 1u); }
+// Entry i of a u64 relation; word j of entry i of a u32-pair relation.
+#define AT(i) uint s = ifds_shard(i), o = ifds_offset(i)
+#define AT2(i, j) uint s = ifds_shard(i), o = 2u * ifds_offset(i) + j
+
+uint64_t ptab_cas(uint i, uint64_t c, uint64_t v) { AT(i); SHARDS6(ptab, CAS) }
+uint64_t plog_get(uint i) { AT(i); SHARDS6(plog, GET) }
+void plog_set(uint i, uint64_t v) { AT(i); SHARDS6(plog, SET) }
+uint64_t ctab_get(uint i) { AT(i); SHARDS2(ctab, GET) }
+uint64_t ctab_cas(uint i, uint64_t c, uint64_t v) { AT(i); SHARDS2(ctab, CAS) }
+uint chead_get(uint i, uint j) { AT2(i, j); SHARDS2(chead, GET) }
+void chead_set(uint i, uint j, uint v) { AT2(i, j); SHARDS2(chead, SET) }
+uint chead_xchg(uint i, uint j, uint v) { AT2(i, j); SHARDS2(chead, XCHG) }
+uint64_t inc_get(uint i) { AT(i); SHARDS4(inc, GET) }
+void inc_set(uint i, uint64_t v) { AT(i); SHARDS4(inc, SET) }
+uint incm_get(uint i, uint j) { AT2(i, j); SHARDS4(incm, GET) }
+void incm_set(uint i, uint j, uint v) { AT2(i, j); SHARDS4(incm, SET) }
+uint es_get(uint i, uint j) { AT2(i, j); SHARDS4(es, GET) }
+void es_set(uint i, uint j, uint v) { AT2(i, j); SHARDS4(es, SET) }
 
 const uint EMPTY32 = 0xFFFFFFFFu;
 const uint64_t EMPTY64 = 0xFFFFFFFFFFFFFFFFul;
@@ -113,7 +160,7 @@ int ifds_ptab_insert(uint64_t key, out uint slot_out) {
   for (uint probe = 0u; probe <= pc.probe_limit && probe < size; ++probe) {
     // The compare-and-swap is also the read: a plain 64-bit load may be
     // split in two 32-bit halves (llvmpipe) and tear against a concurrent swap.
-    uint64_t seen = atomicCompSwap(ptab[slot], EMPTY64, key);
+    uint64_t seen = ptab_cas(slot, EMPTY64, key);
     if (seen == EMPTY64) { slot_out = slot; return 1; }
     if (seen == key) { slot_out = slot; return 0; }
     slot = slot + 1u == size ? 0u : slot + 1u;
@@ -127,7 +174,7 @@ int ifds_ctab_insert(uint64_t key, out uint slot_out) {
   for (uint probe = 0u; probe <= pc.probe_limit && probe < size; ++probe) {
     // The compare-and-swap is also the read: a plain 64-bit load may be
     // split in two 32-bit halves (llvmpipe) and tear against a concurrent swap.
-    uint64_t seen = atomicCompSwap(ctab[slot], EMPTY64, key);
+    uint64_t seen = ctab_cas(slot, EMPTY64, key);
     if (seen == EMPTY64) { slot_out = slot; return 1; }
     if (seen == key) { slot_out = slot; return 0; }
     slot = slot + 1u == size ? 0u : slot + 1u;
@@ -138,7 +185,7 @@ int ifds_ctab_insert(uint64_t key, out uint slot_out) {
 uint ifds_ctab_find(uint64_t key) {
   uint size = pc.ctab_size, slot = ifds_slot(key, size);
   for (uint probe = 0u; probe <= pc.probe_limit && probe < size; ++probe) {
-    uint64_t seen = ctab[slot];
+    uint64_t seen = ctab_get(slot);
     if (seen == key) return slot;
     if (seen == EMPTY64) return EMPTY32;
     slot = slot + 1u == size ? 0u : slot + 1u;
@@ -193,7 +240,7 @@ uint ifds_flow_next(inout ifds_flow_iter it) {
 
 void ifds_sink_push(uint64_t key) {
   uint at = atomicAdd(ctrl[C_PLOG], 1u);
-  if (at < pc.plog_cap) plog[at] = key;
+  if (at < pc.plog_cap) plog_set(at, key);
   else ifds_overflow(O_PLOG);
 }
 
@@ -216,8 +263,9 @@ uint ifds_context(uint q, uint d) {
   return slot;
 }
 
-// Makes entry e the head of list `head`; returns the old head (its next).
-uint ifds_prepend(uint head, uint e) { return atomicExchange(chead[head], e); }
+// Makes entry e the head of list j (0 incoming, 1 end summaries) of context
+// slot `slot`; returns the old head (its next).
+uint ifds_prepend(uint slot, uint j, uint e) { return chead_xchg(slot, j, e); }
 
 // ---- the kernels' per-item steps ---------------------------------------------------
 
@@ -242,9 +290,9 @@ void ifds_relate_item(uint64_t key) {
         if (slot == EMPTY32) return;
         uint e = atomicAdd(ctrl[C_INC], 1u);
         if (e >= pc.inc_cap) { ifds_overflow(O_INC); return; }
-        inc[e] = key;
-        incm[2u * e] = k;
-        incm[2u * e + 1u] = ifds_prepend(2u * slot, e);
+        inc_set(e, key);
+        incm_set(e, 0u, k);
+        incm_set(e, 1u, ifds_prepend(slot, 0u, e));
       }
     }
     return;
@@ -254,8 +302,8 @@ void ifds_relate_item(uint64_t key) {
   if (slot == EMPTY32) return;
   uint e = atomicAdd(ctrl[C_ES], 1u);
   if (e >= pc.es_cap) { ifds_overflow(O_ES); return; }
-  es[2u * e] = d2;
-  es[2u * e + 1u] = ifds_prepend(2u * slot + 1u, e);
+  es_set(e, 0u, d2);
+  es_set(e, 1u, ifds_prepend(slot, 1u, e));
 }
 
 void ifds_emit_flow(uint f, uint d, uint d1, uint node) {
@@ -272,8 +320,8 @@ void ifds_expand_call(uint ci, uint d1, uint d2) {
     for (uint d3 = ifds_flow_next(it); d3 != EMPTY32; d3 = ifds_flow_next(it)) {
       uint slot = ifds_ctab_find(ifds_ctx_key(q, d3));
       if (slot == EMPTY32) continue;
-      for (uint e = chead[2u * slot + 1u]; e != EMPTY32; e = es[2u * e + 1u])
-        ifds_emit_flow(rf, es[2u * e], d1, r);
+      for (uint e = chead_get(slot, 1u); e != EMPTY32; e = es_get(e, 1u))
+        ifds_emit_flow(rf, es_get(e, 0u), d1, r);
     }
   }
 }
@@ -282,15 +330,15 @@ void ifds_expand_exit(uint q, uint d1, uint d2) {
   uint slot = ifds_ctab_find(ifds_ctx_key(q, d1));
   if (slot == EMPTY32) return;
   // Entries part, part + parts, ...: skip `part`, then `parts` at a time.
-  uint parts = ifds_parts(), e = chead[2u * slot];
-  for (uint j = 0u; j < pc.part && e != EMPTY32; ++j) e = incm[2u * e + 1u];
+  uint parts = ifds_parts(), e = chead_get(slot, 0u);
+  for (uint j = 0u; j < pc.part && e != EMPTY32; ++j) e = incm_get(e, 1u);
   while (e != EMPTY32) {
-    uint64_t caller = inc[e];
+    uint64_t caller = inc_get(e);
     uint r = G(G_CALL_REC, 4u * ifds_key_node(caller));  // call node = call index
-    uint rf = G(G_CALLEE_REC, 4u * incm[2u * e] + 2u);
+    uint rf = G(G_CALLEE_REC, 4u * incm_get(e, 0u) + 2u);
     ifds_emit_flow(rf, d2, ifds_key_d1(caller), r);
-    e = incm[2u * e + 1u];
-    for (uint j = 1u; j < parts && e != EMPTY32; ++j) e = incm[2u * e + 1u];
+    e = incm_get(e, 1u);
+    for (uint j = 1u; j < parts && e != EMPTY32; ++j) e = incm_get(e, 1u);
   }
 }
 
@@ -339,12 +387,12 @@ void ifds_restore() {
 
 void ifds_unlink_item(uint i) {
   uint inc_mark = ctrl[C_INC_MARK], es_mark = ctrl[C_ES_MARK];
-  uint h = chead[2u * i];
-  while (h != EMPTY32 && h >= inc_mark) h = incm[2u * h + 1u];
-  chead[2u * i] = h;
-  h = chead[2u * i + 1u];
-  while (h != EMPTY32 && h >= es_mark) h = es[2u * h + 1u];
-  chead[2u * i + 1u] = h;
+  uint h = chead_get(i, 0u);
+  while (h != EMPTY32 && h >= inc_mark) h = incm_get(h, 1u);
+  chead_set(i, 0u, h);
+  h = chead_get(i, 1u);
+  while (h != EMPTY32 && h >= es_mark) h = es_get(h, 1u);
+  chead_set(i, 1u, h);
 }
 
 // ---- walking items -----------------------------------------------------------------

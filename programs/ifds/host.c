@@ -11,14 +11,10 @@ static void ctx_from(const weir_host_invocation *inv, ifds_ctx *cx) {
   void *const *b = inv->bindings;
   ifds_ctx_graph(cx, (const uint32_t *)b[WEIR_IFDS_B_GRAPH]);
   cx->ctrl = (uint32_t *)b[WEIR_IFDS_B_CTRL];
-  cx->ptab = (uint64_t *)b[WEIR_IFDS_B_PTAB];
-  cx->plog = (uint64_t *)b[WEIR_IFDS_B_PLOG];
-  cx->ctab = (uint64_t *)b[WEIR_IFDS_B_CTAB];
-  cx->chead = (uint32_t *)b[WEIR_IFDS_B_CHEAD];
-  cx->inc = (uint64_t *)b[WEIR_IFDS_B_INC];
-  cx->incm = (uint32_t *)b[WEIR_IFDS_B_INCM];
-  cx->es = (uint32_t *)b[WEIR_IFDS_B_ES];
   memcpy(&cx->pc, inv->push_constants, sizeof cx->pc);
+#define HOST_BINDING(i) (b[(i)])
+  IFDS_CTX_SHARDS(cx, HOST_BINDING);
+#undef HOST_BINDING
 }
 
 /* This workgroup's items of [begin, end): chunks of the workgroup size,
@@ -38,7 +34,7 @@ void weir_host_ifds_clear(const weir_host_invocation *inv) {
   memcpy(&pc, inv->push_constants, sizeof pc);
   uint32_t *words = (uint32_t *)inv->bindings[0];
   uint64_t n = inv->binding_bytes[0] / 4u;
-  if (pc.end < n) n = pc.end;
+  if (pc.end != UINT32_MAX && pc.end < n) n = pc.end; /* all ones: the whole buffer */
   stride s = stride_of(inv);
   for (uint64_t base = s.first; base < n; base += s.step) {
     uint64_t stop = base + s.size < n ? base + s.size : n;
@@ -89,8 +85,10 @@ void weir_host_ifds_rehash(const weir_host_invocation *inv) {
   for (uint64_t base = cx.pc.begin + s.first; base < cx.pc.end; base += s.step)
     for (uint64_t i = base; i < base + s.size && i < cx.pc.end; ++i) {
       if (i + WEIR_IFDS_PREFETCH < cx.pc.end)
-        __builtin_prefetch(&cx.ptab[ifds_slot(cx.plog[i + WEIR_IFDS_PREFETCH], cx.pc.ptab_size)]);
-      ifds_rehash_item(&cx, cx.plog[i]);
+        __builtin_prefetch(ifds_at(
+            &cx, cx.ptab,
+            ifds_slot(*ifds_at(&cx, cx.plog, (uint32_t)(i + WEIR_IFDS_PREFETCH)), cx.pc.ptab_size)));
+      ifds_rehash_item(&cx, *ifds_at(&cx, cx.plog, (uint32_t)i));
     }
 }
 
@@ -105,11 +103,11 @@ static inline const uint32_t *item_rec(const ifds_ctx *cx, uint64_t key) {
 
 static inline void prefetch_item(const ifds_ctx *cx, uint64_t i, uint64_t stop, int succ) {
   if (i + 2u * WEIR_IFDS_PREFETCH < stop) {
-    const uint32_t *rec = item_rec(cx, cx->plog[i + 2u * WEIR_IFDS_PREFETCH]);
+    const uint32_t *rec = item_rec(cx, *ifds_at(cx, cx->plog, (uint32_t)(i + 2u * WEIR_IFDS_PREFETCH)));
     if (rec) __builtin_prefetch(rec);
   }
   if (succ && i + WEIR_IFDS_PREFETCH < stop) {
-    uint64_t key = cx->plog[i + WEIR_IFDS_PREFETCH];
+    uint64_t key = *ifds_at(cx, cx->plog, (uint32_t)(i + WEIR_IFDS_PREFETCH));
     const uint32_t *rec = item_rec(cx, key);
     if (rec && ifds_key_node(cx, key) >= cx->calls) __builtin_prefetch(cx->succ + 2u * rec[0]);
   }
@@ -136,7 +134,7 @@ static void walk_delta(const weir_host_invocation *inv, item_fn fn, int expand) 
   sink.n = sink.candidates = 0;
   for (uint64_t i = lo; i < hi; ++i) {
     prefetch_item(&cx, i, hi, expand);
-    fn(&cx, cx.plog[i], &sink);
+    fn(&cx, *ifds_at(&cx, cx.plog, (uint32_t)i), &sink);
     if ((i & 63u) == 0u && ifds_stopped(&cx)) break;
   }
   ifds_sink_flush(&cx, &sink);

@@ -4,18 +4,23 @@
 
 #include "weir/program.h"
 
-/* Every program but ifds_clear binds the same nine buffers, in this order. */
+#include "programs/ifds/ifds_layout.h"
+
+/* Every program but ifds_clear binds the same buffers, in this order: the
+ * graph, the control block, then each relation's shards (B_X is the first
+ * shard of X; shards a relation does not use are bound to its shard 0 and
+ * never touched). programs/glsl/ifds_common.glsl mirrors these numbers. */
 enum {
   WEIR_IFDS_B_GRAPH = 0,
-  WEIR_IFDS_B_CTRL,
-  WEIR_IFDS_B_PTAB,
-  WEIR_IFDS_B_PLOG,
-  WEIR_IFDS_B_CTAB,
-  WEIR_IFDS_B_CHEAD,
-  WEIR_IFDS_B_INC,
-  WEIR_IFDS_B_INCM,
-  WEIR_IFDS_B_ES,
-  WEIR_IFDS_BINDINGS
+  WEIR_IFDS_B_CTRL = 1,
+  WEIR_IFDS_B_PTAB = 2,
+  WEIR_IFDS_B_PLOG = WEIR_IFDS_B_PTAB + WEIR_IFDS_SHARDS_PTAB,
+  WEIR_IFDS_B_CTAB = WEIR_IFDS_B_PLOG + WEIR_IFDS_SHARDS_PLOG,
+  WEIR_IFDS_B_CHEAD = WEIR_IFDS_B_CTAB + WEIR_IFDS_SHARDS_CTAB,
+  WEIR_IFDS_B_INC = WEIR_IFDS_B_CHEAD + WEIR_IFDS_SHARDS_CTAB,
+  WEIR_IFDS_B_INCM = WEIR_IFDS_B_INC + WEIR_IFDS_SHARDS_INC,
+  WEIR_IFDS_B_ES = WEIR_IFDS_B_INCM + WEIR_IFDS_SHARDS_INC,
+  WEIR_IFDS_BINDINGS = WEIR_IFDS_B_ES + WEIR_IFDS_SHARDS_ES
 };
 
 void weir_host_ifds_clear(const weir_host_invocation *inv);

@@ -53,17 +53,55 @@ IFDS_FN void ifds_or32(uint32_t *p, uint32_t v) {
 #endif
 
 /* Everything a kernel invocation needs: the graph arrays (pointers into the
- * one graph buffer), the state buffers and the push constants. */
+ * one graph buffer), the shards of the state relations and the push
+ * constants. Relations are reached through ifds_at / ifds_at2 only. */
 typedef struct ifds_ctx {
   const uint32_t *node_rec, *succ, *call_rec, *callee_rec; /* records: ifds_layout.h */
   const uint32_t *identity, *kill_offset, *kill_fact, *pair_offset, *pair_from, *pair_to;
   const uint32_t *seed_node, *seed_fact;
   uint32_t seed_count, calls, procs;
   uint32_t *ctrl;
-  uint64_t *ptab, *plog, *ctab, *inc;
-  uint32_t *chead, *incm, *es;
+  uint64_t *ptab[WEIR_IFDS_SHARDS_PTAB], *plog[WEIR_IFDS_SHARDS_PLOG];
+  uint64_t *ctab[WEIR_IFDS_SHARDS_CTAB], *inc[WEIR_IFDS_SHARDS_INC];
+  uint32_t *chead[WEIR_IFDS_SHARDS_CTAB], *incm[WEIR_IFDS_SHARDS_INC], *es[WEIR_IFDS_SHARDS_ES];
+  uint32_t mask; /* entries per shard - 1 (from pc.shard_shift; all ones: one shard) */
   weir_ifds_push pc;
 } ifds_ctx;
+
+/* Sets the shard pointers of every relation from the binding list (binding
+ * numbers: programs/ifds/ifds_host.h) and the shard mask. `b` is anything
+ * indexable by binding number that yields a pointer (host: void *const *;
+ * CUDA: the launch's device addresses, through the IFDS_BINDING macro). */
+#define IFDS_CTX_SHARDS(cx, BINDING)                                                      \
+  do {                                                                                 \
+    for (int s_ = 0; s_ < WEIR_IFDS_SHARDS_PTAB; ++s_)                                 \
+      (cx)->ptab[s_] = (uint64_t *)BINDING(WEIR_IFDS_B_PTAB + s_);                      \
+    for (int s_ = 0; s_ < WEIR_IFDS_SHARDS_PLOG; ++s_)                                 \
+      (cx)->plog[s_] = (uint64_t *)BINDING(WEIR_IFDS_B_PLOG + s_);                      \
+    for (int s_ = 0; s_ < WEIR_IFDS_SHARDS_CTAB; ++s_) {                               \
+      (cx)->ctab[s_] = (uint64_t *)BINDING(WEIR_IFDS_B_CTAB + s_);                      \
+      (cx)->chead[s_] = (uint32_t *)BINDING(WEIR_IFDS_B_CHEAD + s_);                    \
+    }                                                                                  \
+    for (int s_ = 0; s_ < WEIR_IFDS_SHARDS_INC; ++s_) {                                \
+      (cx)->inc[s_] = (uint64_t *)BINDING(WEIR_IFDS_B_INC + s_);                        \
+      (cx)->incm[s_] = (uint32_t *)BINDING(WEIR_IFDS_B_INCM + s_);                      \
+    }                                                                                  \
+    for (int s_ = 0; s_ < WEIR_IFDS_SHARDS_ES; ++s_)                                   \
+      (cx)->es[s_] = (uint32_t *)BINDING(WEIR_IFDS_B_ES + s_);                          \
+    (cx)->mask = (cx)->pc.shard_shift >= 32u ? 0xFFFFFFFFu                              \
+                                             : (1u << (cx)->pc.shard_shift) - 1u;       \
+  } while (0)
+
+/* ---- sharded relations ---------------------------------------------------- */
+
+/* Entry i of a relation of u64 entries. */
+IFDS_FN uint64_t *ifds_at(const ifds_ctx *cx, uint64_t *const *shards, uint32_t i) {
+  return shards[(uint64_t)i >> cx->pc.shard_shift] + (i & cx->mask);
+}
+/* Word j (0 or 1) of entry i of a relation of u32 pairs. */
+IFDS_FN uint32_t *ifds_at2(const ifds_ctx *cx, uint32_t *const *shards, uint32_t i, uint32_t j) {
+  return shards[(uint64_t)i >> cx->pc.shard_shift] + 2u * (i & cx->mask) + j;
+}
 
 IFDS_FN void ifds_ctx_graph(ifds_ctx *cx, const uint32_t *g) {
   cx->node_rec = g + g[WEIR_IFDS_G_NODE_REC];
@@ -136,13 +174,14 @@ IFDS_FN uint32_t ifds_slot(uint64_t key, uint32_t size) {
   return (uint32_t)(((ifds_hash(key) >> 32) * (uint64_t)size) >> 32);
 }
 
-IFDS_FN int ifds_set_insert(uint64_t *table, uint32_t size, uint32_t limit, uint64_t key,
-                            uint32_t *slot_out) {
-  uint32_t slot = ifds_slot(key, size);
+IFDS_FN int ifds_set_insert(const ifds_ctx *cx, uint64_t *const *table, uint32_t size,
+                            uint64_t key, uint32_t *slot_out) {
+  uint32_t slot = ifds_slot(key, size), limit = cx->pc.probe_limit;
   for (uint32_t probe = 0; probe <= limit && probe < size; ++probe) {
-    uint64_t seen = ifds_load64(&table[slot]);
+    uint64_t *at = ifds_at(cx, table, slot);
+    uint64_t seen = ifds_load64(at);
     if (seen == WEIR_IFDS_EMPTY64) {
-      seen = ifds_cas64(&table[slot], WEIR_IFDS_EMPTY64, key);
+      seen = ifds_cas64(at, WEIR_IFDS_EMPTY64, key);
       if (seen == WEIR_IFDS_EMPTY64) {
         *slot_out = slot;
         return 1;
@@ -157,10 +196,11 @@ IFDS_FN int ifds_set_insert(uint64_t *table, uint32_t size, uint32_t limit, uint
   return -1;
 }
 
-IFDS_FN uint32_t ifds_set_find(const uint64_t *table, uint32_t size, uint32_t limit, uint64_t key) {
-  uint32_t slot = ifds_slot(key, size);
+IFDS_FN uint32_t ifds_set_find(const ifds_ctx *cx, uint64_t *const *table, uint32_t size,
+                               uint64_t key) {
+  uint32_t slot = ifds_slot(key, size), limit = cx->pc.probe_limit;
   for (uint32_t probe = 0; probe <= limit && probe < size; ++probe) {
-    uint64_t seen = ifds_load64(&table[slot]);
+    uint64_t seen = ifds_load64(ifds_at(cx, table, slot));
     if (seen == key) return slot;
     if (seen == WEIR_IFDS_EMPTY64) return WEIR_IFDS_EMPTY32;
     slot = slot + 1u == size ? 0u : slot + 1u;
@@ -225,7 +265,7 @@ typedef struct ifds_sink ifds_sink;
 IFDS_FN void ifds_sink_push(const ifds_ctx *cx, ifds_sink *s, uint64_t key);
 IFDS_FN void ifds_insert_new(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
   uint32_t slot;
-  int r = ifds_set_insert(cx->ptab, cx->pc.ptab_size, cx->pc.probe_limit, key, &slot);
+  int r = ifds_set_insert(cx, cx->ptab, cx->pc.ptab_size, key, &slot);
   if (r > 0) ifds_sink_push(cx, s, key);
   else if (r < 0) ifds_overflow(cx, WEIR_IFDS_O_PTAB);
 }
@@ -240,7 +280,7 @@ struct ifds_sink {
 IFDS_FN void ifds_sink_push(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
   (void)s;
   uint32_t at = ifds_add32(&cx->ctrl[WEIR_IFDS_C_PLOG], 1u);
-  if (at < cx->pc.plog_cap) cx->plog[at] = key;
+  if (at < cx->pc.plog_cap) *ifds_at(cx, cx->plog, at) = key;
   else ifds_overflow(cx, WEIR_IFDS_O_PLOG);
 }
 IFDS_FN void ifds_candidate(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
@@ -263,9 +303,15 @@ struct ifds_sink {
 IFDS_FN void ifds_sink_flush_log(const ifds_ctx *cx, ifds_sink *s) {
   if (s->n == 0u) return;
   uint32_t at = ifds_add32(&cx->ctrl[WEIR_IFDS_C_PLOG], s->n);
-  if (at <= cx->pc.plog_cap && s->n <= cx->pc.plog_cap - at)
-    memcpy(cx->plog + at, s->keys, (size_t)s->n * sizeof s->keys[0]);
-  else
+  if (at <= cx->pc.plog_cap && s->n <= cx->pc.plog_cap - at) {
+    /* In runs that stay inside one shard. */
+    for (uint32_t done = 0; done < s->n;) {
+      uint32_t i = at + done, room = cx->mask - (i & cx->mask) + 1u;
+      uint32_t n = s->n - done < room || room == 0u ? s->n - done : room;
+      memcpy(ifds_at(cx, cx->plog, i), s->keys + done, (size_t)n * sizeof s->keys[0]);
+      done += n;
+    }
+  } else
     ifds_overflow(cx, WEIR_IFDS_O_PLOG);
   s->n = 0u;
 }
@@ -278,7 +324,8 @@ IFDS_FN void ifds_sink_drain(const ifds_ctx *cx, ifds_sink *s) {
   s->candidates = 0u;
   for (uint32_t j = 0; j < n; ++j) {
     if (j + WEIR_IFDS_PREFETCH < n)
-      __builtin_prefetch(&cx->ptab[ifds_slot(s->candidate[j + WEIR_IFDS_PREFETCH], cx->pc.ptab_size)]);
+      __builtin_prefetch(
+          ifds_at(cx, cx->ptab, ifds_slot(s->candidate[j + WEIR_IFDS_PREFETCH], cx->pc.ptab_size)));
     ifds_insert_new(cx, s, s->candidate[j]);
   }
 }
@@ -301,8 +348,7 @@ IFDS_FN void ifds_emit(const ifds_ctx *cx, ifds_sink *s, uint32_t d1, uint32_t n
 /* Finds or adds the context (q, d); EMPTY on overflow. */
 IFDS_FN uint32_t ifds_context(const ifds_ctx *cx, uint32_t q, uint32_t d) {
   uint32_t slot;
-  int r = ifds_set_insert(cx->ctab, cx->pc.ctab_size, cx->pc.probe_limit, ifds_ctx_key(cx, q, d),
-                          &slot);
+  int r = ifds_set_insert(cx, cx->ctab, cx->pc.ctab_size, ifds_ctx_key(cx, q, d), &slot);
   if (r < 0) {
     ifds_overflow(cx, WEIR_IFDS_O_CTAB);
     return WEIR_IFDS_EMPTY32;
@@ -325,7 +371,7 @@ IFDS_FN void ifds_seed_item(const ifds_ctx *cx, uint32_t i, ifds_sink *s) {
 /* Rebuild: put a logged path edge back into a fresh table. */
 IFDS_FN void ifds_rehash_item(const ifds_ctx *cx, uint64_t key) {
   uint32_t slot;
-  if (ifds_set_insert(cx->ptab, cx->pc.ptab_size, cx->pc.probe_limit, key, &slot) < 0)
+  if (ifds_set_insert(cx, cx->ptab, cx->pc.ptab_size, key, &slot) < 0)
     ifds_overflow(cx, WEIR_IFDS_O_PTAB);
 }
 
@@ -353,9 +399,9 @@ IFDS_FN void ifds_relate_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
           ifds_overflow(cx, WEIR_IFDS_O_INC);
           return;
         }
-        cx->inc[e] = key;
-        cx->incm[2u * e] = k;
-        cx->incm[2u * e + 1u] = ifds_exch32(&cx->chead[2u * slot], e);
+        *ifds_at(cx, cx->inc, e) = key;
+        *ifds_at2(cx, cx->incm, e, 0u) = k;
+        *ifds_at2(cx, cx->incm, e, 1u) = ifds_exch32(ifds_at2(cx, cx->chead, slot, 0u), e);
       }
     }
     return;
@@ -368,8 +414,8 @@ IFDS_FN void ifds_relate_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
     ifds_overflow(cx, WEIR_IFDS_O_ES);
     return;
   }
-  cx->es[2u * e] = d2;
-  cx->es[2u * e + 1u] = ifds_exch32(&cx->chead[2u * slot + 1u], e);
+  *ifds_at2(cx, cx->es, e, 0u) = d2;
+  *ifds_at2(cx, cx->es, e, 1u) = ifds_exch32(ifds_at2(cx, cx->chead, slot, 1u), e);
 }
 
 /* Applies flow f to d and emits (d1, node, d') for each result d'. */
@@ -395,11 +441,11 @@ IFDS_FN void ifds_expand_call(const ifds_ctx *cx, ifds_sink *s, uint32_t ci, uin
     ifds_flow_begin(cx, callee[1], d2, &it);
     for (uint32_t d3 = ifds_flow_next(cx, &it); d3 != WEIR_IFDS_EMPTY32;
          d3 = ifds_flow_next(cx, &it)) {
-      uint32_t slot = ifds_set_find(cx->ctab, cx->pc.ctab_size, cx->pc.probe_limit,
-                                    ifds_ctx_key(cx, q, d3));
+      uint32_t slot = ifds_set_find(cx, cx->ctab, cx->pc.ctab_size, ifds_ctx_key(cx, q, d3));
       if (slot == WEIR_IFDS_EMPTY32) continue;
-      for (uint32_t e = cx->chead[2u * slot + 1u]; e != WEIR_IFDS_EMPTY32; e = cx->es[2u * e + 1u])
-        ifds_emit_flow(cx, s, rf, cx->es[2u * e], d1, r);
+      for (uint32_t e = *ifds_at2(cx, cx->chead, slot, 1u); e != WEIR_IFDS_EMPTY32;
+           e = *ifds_at2(cx, cx->es, e, 1u))
+        ifds_emit_flow(cx, s, rf, *ifds_at2(cx, cx->es, e, 0u), d1, r);
     }
   }
 }
@@ -408,18 +454,19 @@ IFDS_FN void ifds_expand_call(const ifds_ctx *cx, ifds_sink *s, uint32_t ci, uin
  * context (q, d1). */
 IFDS_FN void ifds_expand_exit(const ifds_ctx *cx, ifds_sink *s, uint32_t q, uint32_t d1,
                               uint32_t d2) {
-  uint32_t slot = ifds_set_find(cx->ctab, cx->pc.ctab_size, cx->pc.probe_limit,
-                                ifds_ctx_key(cx, q, d1));
+  uint32_t slot = ifds_set_find(cx, cx->ctab, cx->pc.ctab_size, ifds_ctx_key(cx, q, d1));
   if (slot == WEIR_IFDS_EMPTY32) return;
   /* Entries part, part + parts, ...: skip `part`, then `parts` at a time. */
-  uint32_t parts = ifds_parts(cx), e = cx->chead[2u * slot];
-  for (uint32_t j = 0; j < cx->pc.part && e != WEIR_IFDS_EMPTY32; ++j) e = cx->incm[2u * e + 1u];
+  uint32_t parts = ifds_parts(cx), e = *ifds_at2(cx, cx->chead, slot, 0u);
+  for (uint32_t j = 0; j < cx->pc.part && e != WEIR_IFDS_EMPTY32; ++j)
+    e = *ifds_at2(cx, cx->incm, e, 1u);
   while (e != WEIR_IFDS_EMPTY32) {
-    uint64_t caller = cx->inc[e];
+    uint64_t caller = *ifds_at(cx, cx->inc, e);
     uint32_t r = cx->call_rec[4u * ifds_key_node(cx, caller)]; /* call node = call index */
-    uint32_t rf = cx->callee_rec[4u * cx->incm[2u * e] + 2u];
+    uint32_t rf = cx->callee_rec[4u * *ifds_at2(cx, cx->incm, e, 0u) + 2u];
     ifds_emit_flow(cx, s, rf, d2, ifds_key_d1(cx, caller), r);
-    for (uint32_t j = 0; j < parts && e != WEIR_IFDS_EMPTY32; ++j) e = cx->incm[2u * e + 1u];
+    for (uint32_t j = 0; j < parts && e != WEIR_IFDS_EMPTY32; ++j)
+      e = *ifds_at2(cx, cx->incm, e, 1u);
   }
 }
 
@@ -488,12 +535,13 @@ IFDS_FN void ifds_restore(const ifds_ctx *cx) {
  * or past the marks is advancing the heads past them. */
 IFDS_FN void ifds_unlink_item(const ifds_ctx *cx, uint32_t i) {
   uint32_t inc_mark = cx->ctrl[WEIR_IFDS_C_INC_MARK], es_mark = cx->ctrl[WEIR_IFDS_C_ES_MARK];
-  uint32_t h = cx->chead[2u * i];
-  while (h != WEIR_IFDS_EMPTY32 && h >= inc_mark) h = cx->incm[2u * h + 1u];
-  cx->chead[2u * i] = h;
-  h = cx->chead[2u * i + 1u];
-  while (h != WEIR_IFDS_EMPTY32 && h >= es_mark) h = cx->es[2u * h + 1u];
-  cx->chead[2u * i + 1u] = h;
+  uint32_t *head = ifds_at2(cx, cx->chead, i, 0u), h = *head;
+  while (h != WEIR_IFDS_EMPTY32 && h >= inc_mark) h = *ifds_at2(cx, cx->incm, h, 1u);
+  *head = h;
+  head = ifds_at2(cx, cx->chead, i, 1u);
+  h = *head;
+  while (h != WEIR_IFDS_EMPTY32 && h >= es_mark) h = *ifds_at2(cx, cx->es, h, 1u);
+  *head = h;
 }
 
 #endif

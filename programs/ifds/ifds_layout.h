@@ -13,7 +13,14 @@
  *                         end-summary list
  *   inc   u64[inc_cap]    incoming: the caller's path edge ...
  *   incm  u32[2*inc_cap]  ... its callee index k and the next entry
- *   es    u32[2*es_cap]   end summaries: exit fact d4 and the next entry */
+ *   es    u32[2*es_cap]   end summaries: exit fact d4 and the next entry
+ *
+ * Every relation but the graph and the control block is split into shards
+ * (separate buffers, one binding each) so that no binding passes the
+ * backend's per-binding limit: every entry is 8 bytes (one u64, or two u32),
+ * shard s of a relation holds its entries [s << shift, (s + 1) << shift),
+ * and the same shift (push constant shard_shift) holds for all relations.
+ * A backend without a limit gets one shard per relation (shift 32). */
 #ifndef WEIR_PROGRAMS_IFDS_LAYOUT_H
 #define WEIR_PROGRAMS_IFDS_LAYOUT_H
 
@@ -120,8 +127,22 @@ typedef struct weir_ifds_push {
   uint32_t probe_limit;
   uint32_t part;       /* relate, expand (GLSL): which pass of `parts` this dispatch is */
   uint32_t parts;      /* passes the long loops are split over (0 or 1: one) */
-  uint32_t pad[2];
+  uint32_t shard_shift; /* entry i of a relation is entry i & (2^shift - 1) of shard i >> shift
+                           (32: one shard, no limit) */
+  uint32_t pad;
 } weir_ifds_push;
+
+/* Shards (bindings) per relation. The context heads follow the context
+ * table (one entry per slot) and the incoming links the incoming entries.
+ * 2 + 6 + 6 + 2 + 2 + 4 + 4 + 4 = 30 bindings: Vulkan's push descriptors
+ * allow 32 on the common drivers. */
+enum {
+  WEIR_IFDS_SHARDS_PTAB = 6,
+  WEIR_IFDS_SHARDS_PLOG = 6,
+  WEIR_IFDS_SHARDS_CTAB = 2,
+  WEIR_IFDS_SHARDS_INC = 4,
+  WEIR_IFDS_SHARDS_ES = 4
+};
 
 /* Host and device kernels run workgroups of this many invocations. */
 #define WEIR_IFDS_WORKGROUP 64u

@@ -232,6 +232,41 @@ START_TEST(pool_orders_steps_across_threads) {
 }
 END_TEST
 
+/* A forced per-binding limit is reported as the device's and enforced on
+ * every step; a malformed WEIR_MAX_BINDING_BYTES is an error, never ignored. */
+START_TEST(forced_binding_limit) {
+  weir_backend *b = NULL;
+  weir_open_options options = {.max_binding_bytes = 1024};
+  ck_assert_int_eq(weir_backend_open_ex("cpu", &options, &b), WEIR_OK);
+  weir_device_info info;
+  ck_assert_int_eq(weir_backend_device_info(b, &info), WEIR_OK);
+  ck_assert_uint_eq(info.max_binding_bytes, 1024);
+  weir_buffer small, big;
+  ck_assert_int_eq(weir_allocate(b, 1024, &small), WEIR_OK);
+  ck_assert_int_eq(weir_allocate(b, 1028, &big), WEIR_OK);
+  const weir_program *fill = weir_builtin_program("fill_u32");
+  weir_fill_u32_push f = {7, 256};
+  ck_assert_int_eq(weir_dispatch(b, fill, &small, 1, (weir_grid){0, 0, 0}, &f, sizeof f), WEIR_OK);
+  ck_assert_int_eq(weir_dispatch(b, fill, &big, 1, (weir_grid){0, 0, 0}, &f, sizeof f),
+                   WEIR_ERR_UNSUPPORTED);
+  const char *msg = weir_last_error();
+  ck_assert_msg(strstr(msg, "1028-byte buffer") && strstr(msg, "at most 1024 bytes") &&
+                    strstr(msg, "Fix:"),
+                "%s", msg);
+  weir_backend_close(b);
+
+  setenv("WEIR_MAX_BINDING_BYTES", "4096", 1);
+  ck_assert_int_eq(weir_backend_open("cpu", &b), WEIR_OK);
+  ck_assert_int_eq(weir_backend_device_info(b, &info), WEIR_OK);
+  ck_assert_uint_eq(info.max_binding_bytes, 4096);
+  weir_backend_close(b);
+  setenv("WEIR_MAX_BINDING_BYTES", "4k", 1);
+  ck_assert_int_eq(weir_backend_open("cpu", &b), WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_msg(strstr(weir_last_error(), "WEIR_MAX_BINDING_BYTES is '4k'"), "%s", weir_last_error());
+  unsetenv("WEIR_MAX_BINDING_BYTES");
+}
+END_TEST
+
 /* Refusals found in review: none may run, crash or allocate wildly. */
 START_TEST(hostile_arguments) {
   weir_backend *b = NULL;
@@ -303,6 +338,7 @@ int main(void) {
   tcase_add_test(tc, engine_defaults_for_optional_ops);
   tcase_add_test(tc, pool_orders_steps_across_threads);
   tcase_add_test(tc, hostile_arguments);
+  tcase_add_test(tc, forced_binding_limit);
   tcase_add_test(tc, retained_backend_outlives_close);
   suite_add_tcase(s, tc);
   SRunner *r = srunner_create(s);

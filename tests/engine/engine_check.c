@@ -7,6 +7,11 @@
 #include <unistd.h>
 
 size_t engine_open_backends(weir_backend **out, size_t capacity) {
+  return engine_open_backends_ex(out, capacity, NULL);
+}
+
+size_t engine_open_backends_ex(weir_backend **out, size_t capacity,
+                               const weir_open_options *options) {
   const char *list = getenv("WEIR_TEST_BACKENDS");
   char buf[128];
   snprintf(buf, sizeof buf, "%s", list && *list ? list : "cpu,vulkan");
@@ -14,7 +19,7 @@ size_t engine_open_backends(weir_backend **out, size_t capacity) {
   for (char *save = NULL, *spec = strtok_r(buf, ",", &save); spec && n < capacity;
        spec = strtok_r(NULL, ",", &save)) {
     weir_backend *b = NULL;
-    if (weir_backend_open(spec, &b) == WEIR_OK) out[n++] = b;
+    if (weir_backend_open_ex(spec, options, &b) == WEIR_OK) out[n++] = b;
     else if (strcmp(spec, "cpu") == 0 || (list && *list)) /* asked for by name */
       fprintf(stderr, "engine tests: cannot open %s: %s\n", spec, weir_last_error());
   }

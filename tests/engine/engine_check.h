@@ -13,6 +13,9 @@
 /* cpu always; vulkan when weir_backend_open("vulkan") works (lavapipe in CI).
  * WEIR_TEST_BACKENDS="cpu,vulkan" overrides the list. */
 size_t engine_open_backends(weir_backend **out, size_t capacity);
+/* The same, each opened with `options` (NULL: defaults). */
+size_t engine_open_backends_ex(weir_backend **out, size_t capacity,
+                               const weir_open_options *options);
 void engine_close_backends(weir_backend **backends, size_t count);
 /* 1 (with the reason on stderr) when WEIR_TEST_BACKENDS names backends and
  * none of them opens here: the test is then skipped, not failed. */

@@ -97,6 +97,69 @@ START_TEST(growth_from_tiny_capacities) {
 }
 END_TEST
 
+/* main (nodes 0-5) calls helper (nodes 6-9) three times with every fact;
+ * 399 seeds at main's start: about 4,000 path edges over 10 nodes, so the relations
+ * outgrow small bindings while the supergraph stays a few hundred bytes. */
+static weir_ifds_problem *dense_problem(void) {
+  enum { FACTS = 400 };
+  char *t = malloc(FACTS * 16u + 512u);
+  size_t at = (size_t)sprintf(t, "weir-ifds 1\nfacts %u\nprocs 2\nnodes 10\nproc 0 main 0 5\n"
+                                 "proc 1 helper 6 9\nedge 0 1 id\ncall 1 2 id\ncallee 1 1 id id\n"
+                                 "call 2 3 id\ncallee 2 1 id id\ncall 3 4 id\ncallee 3 1 id id\n"
+                                 "edge 4 5 id\nedge 6 7 id\nedge 7 8 id\nedge 8 9 id\n",
+                              FACTS);
+  for (unsigned f = 1; f < FACTS; ++f) at += (size_t)sprintf(t + at, "seed 0 %u\n", f);
+  weir_ifds_problem *pb = NULL;
+  ck_assert_msg(weir_ifds_load_memory("dense.ifds", t, at, &pb) == WEIR_OK, "%s", weir_last_error());
+  free(t);
+  return pb;
+}
+
+/* Relations larger than one binding: every backend opened with a forced
+ * 8 KiB per-binding limit (1,024 entries per shard), starting from tiny
+ * capacities, so the log, table, contexts and lists grow across shard
+ * boundaries and windows are replayed after each growth. The result must
+ * not change. */
+START_TEST(relations_past_the_binding_limit) {
+  weir_open_options oo = {.max_binding_bytes = 8192};
+  weir_backend *backends[ENGINE_MAX_BACKENDS];
+  size_t nb = engine_open_backends_ex(backends, ENGINE_MAX_BACKENDS, &oo);
+  weir_ifds_problem *pb = dense_problem();
+  weir_ifds_engine_options tiny = {.initial_table_capacity = 64, .initial_frontier_capacity = 8,
+                                   .initial_window = 1, .max_window = 16};
+  for (size_t b = 0; b < nb; ++b) {
+    char why[512];
+    weir_ifds_stats st;
+    ck_assert_msg(engine_matches_reference(backends[b], pb, &tiny, &st, why, sizeof why), "%s on %s",
+                  why, weir_backend_id(backends[b]));
+    ck_assert_uint_gt(st.path_edges, 3u * 1024u); /* the log spans four shards */
+    ck_assert_uint_gt(st.incoming, 1024u);        /* so do the incoming entries */
+    ck_assert_uint_ge(st.growths, 3);
+    weir_backend_stats bs;
+    weir_backend_get_stats(backends[b], &bs);
+    ck_assert_uint_eq(bs.live_buffers, 0);
+  }
+  engine_close_backends(backends, nb);
+
+  /* A limit too small for the problem: a clear refusal, nothing left behind. */
+  oo.max_binding_bytes = 4096;
+  nb = engine_open_backends_ex(backends, ENGINE_MAX_BACKENDS, &oo);
+  for (size_t b = 0; b < nb; ++b) {
+    weir_ifds_result r;
+    ck_assert_int_eq(weir_ifds_solve_engine(backends[b], pb, NULL, &r, NULL), WEIR_ERR_UNSUPPORTED);
+    const char *msg = weir_last_error();
+    ck_assert_msg(strstr(msg, "binds at most 4096 bytes per buffer") &&
+                      strstr(msg, "splits it over at most") && strstr(msg, "Fix:"),
+                  "%s", msg);
+    weir_backend_stats bs;
+    weir_backend_get_stats(backends[b], &bs);
+    ck_assert_uint_eq(bs.live_buffers, 0);
+  }
+  weir_ifds_problem_free(pb);
+  engine_close_backends(backends, nb);
+}
+END_TEST
+
 static void expect_memory_error(uint64_t limit, const weir_ifds_engine_options *opt) {
   weir_open_options oo = {.memory_limit_bytes = limit};
   weir_backend *cpu = NULL;
@@ -236,6 +299,7 @@ int main(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, micro_problems_give_expected_results);
   tcase_add_test(tc, growth_from_tiny_capacities);
+  tcase_add_test(tc, relations_past_the_binding_limit);
   tcase_add_test(tc, memory_cap_gives_clear_error);
   tcase_add_test(tc, deep_call_chain);
   tcase_add_test(tc, facts_65535);

@@ -17,6 +17,19 @@ typedef struct ifds_caps {
   uint64_t es;    /* end-summary entries */
 } ifds_caps;
 
+/* The sharded relations (the graph and the control block are one buffer
+ * each). Each relation's entries are 8 bytes; see ifds_layout.h. */
+enum {
+  IFDS_R_PTAB,
+  IFDS_R_PLOG,
+  IFDS_R_CTAB,
+  IFDS_R_CHEAD,
+  IFDS_R_INC,
+  IFDS_R_INCM,
+  IFDS_R_ES,
+  IFDS_R_COUNT
+};
+
 enum {
   IFDS_P_CLEAR,
   IFDS_P_RESTORE,
@@ -37,7 +50,13 @@ typedef struct ifds_engine {
   uint32_t max_grid;     /* workgroups for full-size work (clears, rebuilds) */
   uint64_t graph_words;
   uint32_t *to_old; /* device node -> problem node */
+  /* The bindings of every program, in binding order: a relation's shards
+   * past the ones it uses are copies of its shard 0 (bound, never touched). */
   weir_buffer buf[WEIR_IFDS_BINDINGS];
+  uint32_t shards[IFDS_R_COUNT];      /* shards each relation really has */
+  uint64_t shard_bytes[WEIR_IFDS_BINDINGS]; /* bytes of each real shard */
+  uint32_t shard_shift;  /* entries per shard = 2^shard_shift (32: one shard, no limit) */
+  uint64_t binding_limit; /* the backend's per-binding limit in bytes (0: none) */
   ifds_caps caps;
   uint64_t plog_allocated; /* entries of the log buffer (caps.plog once allocated) */
   const weir_program *prog[IFDS_P_COUNT];
@@ -58,6 +77,14 @@ weir_status weir_ifds_engine_pack_graph(const weir_ifds_problem *problem, uint32
                                         uint64_t *words, uint32_t **to_old);
 
 /* state.c: device buffers, their sizes and growth. */
+/* The shard size from the backend's per-binding limit; refuses a graph or
+ * control block that cannot be bound at all. */
+weir_status weir_ifds_engine_plan_shards(ifds_engine *e);
+/* Entries one relation can hold at most (its shards times the shard size). */
+uint64_t weir_ifds_engine_max_entries(const ifds_engine *e, int relation);
+/* Bytes resident per kind: graph, path-edge log, table, contexts and lists. */
+void weir_ifds_engine_bytes(const ifds_engine *e, uint64_t *graph, uint64_t *log,
+                            uint64_t *table, uint64_t *lists);
 void weir_ifds_engine_initial_caps(const weir_ifds_problem *problem,
                                    const weir_ifds_engine_options *options, ifds_caps *out);
 weir_status weir_ifds_engine_alloc_derived(ifds_engine *e);

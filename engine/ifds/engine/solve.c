@@ -61,13 +61,13 @@ static weir_status upload(ifds_engine *e) {
   uint32_t *graph = NULL;
   WEIR_TRY(weir_ifds_engine_pack_graph(e->problem, &graph, &e->graph_words, &e->to_old));
   uint32_t ctrl[WEIR_IFDS_CTRL_WORDS] = {0};
-  weir_status st =
-      weir_ifds_engine_allocate(e, 4u * e->graph_words, "supergraph", &e->buf[WEIR_IFDS_B_GRAPH]);
+  weir_status st = weir_ifds_engine_plan_shards(e);
+  if (st == WEIR_OK)
+    st = weir_ifds_engine_allocate(e, 4u * e->graph_words, "supergraph", &e->buf[WEIR_IFDS_B_GRAPH]);
+  e->shard_bytes[WEIR_IFDS_B_GRAPH] = e->buf[WEIR_IFDS_B_GRAPH].owner ? 4u * e->graph_words : 0u;
   if (st == WEIR_OK)
     st = weir_ifds_engine_allocate(e, sizeof ctrl, "control block", &e->buf[WEIR_IFDS_B_CTRL]);
-  if (st == WEIR_OK)
-    st = weir_ifds_engine_allocate(e, 8u * e->caps.plog, "path-edge log", &e->buf[WEIR_IFDS_B_PLOG]);
-  e->plog_allocated = e->caps.plog;
+  e->shard_bytes[WEIR_IFDS_B_CTRL] = e->buf[WEIR_IFDS_B_CTRL].owner ? sizeof ctrl : 0u;
   if (st == WEIR_OK) st = weir_ifds_engine_alloc_derived(e);
   if (st == WEIR_OK) {
     weir_upload_item items[2] = {{e->buf[WEIR_IFDS_B_GRAPH], 0, graph, 4u * e->graph_words},
@@ -85,9 +85,17 @@ static weir_status read_result(ifds_engine *e, weir_ifds_result *out) {
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
                      "IFDS engine: no host memory to read back %llu path edges. Fix: free memory.",
                      (unsigned long long)count);
-  weir_status st = count ? weir_download_range_into(e->backend, e->buf[WEIR_IFDS_B_PLOG], 0,
-                                                    8u * count, keys)
-                         : WEIR_OK;
+  /* The log's used prefix, shard by shard, in one read. */
+  weir_range ranges[WEIR_IFDS_SHARDS_PLOG];
+  void *dst[WEIR_IFDS_SHARDS_PLOG];
+  size_t n = 0;
+  uint64_t per = 1ull << e->shard_shift;
+  for (uint64_t first = 0; first < count; first += per, ++n) {
+    uint64_t len = count - first < per ? count - first : per;
+    ranges[n] = (weir_range){e->buf[WEIR_IFDS_B_PLOG + (int)n], 0, 8u * len};
+    dst[n] = keys + first;
+  }
+  weir_status st = n ? weir_download_ranges_into(e->backend, ranges, n, dst, n) : WEIR_OK;
   if (st == WEIR_OK) st = weir_ifds_engine_holds(e, keys, count, out);
   free(keys);
   return st;

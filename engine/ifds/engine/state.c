@@ -1,16 +1,41 @@
-/* The engine's device buffers: their first sizes, growth on overflow and the
- * clear error when the device cannot hold them.
+/* The engine's device buffers: their first sizes, the shards each relation
+ * is split into, growth on overflow and the clear error when the device
+ * cannot hold them.
  *
- * The path-edge log is the only state that survives growth (copied into the
- * larger buffer); the table, contexts, incoming and end-summary lists are
- * derived from it and rebuilt by the next window's prefix, so they are freed
- * before anything larger is allocated. That keeps the peak during growth at
- * old log + new log + what remains. */
+ * Shards: a backend reports the most bytes one binding may span (Vulkan's
+ * maxStorageBufferRange; 0 when it has no limit). Every relation entry is 8
+ * bytes, so one shard holds 2^shard_shift entries, the largest power of two
+ * that fits; shard s of a relation holds its entries [s << shift, (s + 1) <<
+ * shift) and only the last shard may be shorter. Without a limit each
+ * relation is one buffer (shift 32).
+ *
+ * The path-edge log is the only state that survives growth; the table,
+ * contexts, incoming and end-summary lists are derived from it and rebuilt
+ * by the next window's prefix, so they are freed before anything larger is
+ * allocated. A relation grows shard by shard: full shards stay where they
+ * are, only the last one is reallocated (and copied), so the peak during
+ * growth is old log + one shard + what remains. */
 #include <stdio.h>
 
 #include "engine/ifds/engine/engine.h"
 
 #define MAX_U31 0x7FFFFFFFull
+
+typedef struct relation_desc {
+  int base;         /* first binding */
+  uint32_t max;     /* shards */
+  const char *what; /* for messages */
+} relation_desc;
+
+static const relation_desc relations[IFDS_R_COUNT] = {
+    [IFDS_R_PTAB] = {WEIR_IFDS_B_PTAB, WEIR_IFDS_SHARDS_PTAB, "path-edge table"},
+    [IFDS_R_PLOG] = {WEIR_IFDS_B_PLOG, WEIR_IFDS_SHARDS_PLOG, "path-edge log"},
+    [IFDS_R_CTAB] = {WEIR_IFDS_B_CTAB, WEIR_IFDS_SHARDS_CTAB, "context table"},
+    [IFDS_R_CHEAD] = {WEIR_IFDS_B_CHEAD, WEIR_IFDS_SHARDS_CTAB, "context heads"},
+    [IFDS_R_INC] = {WEIR_IFDS_B_INC, WEIR_IFDS_SHARDS_INC, "incoming relation"},
+    [IFDS_R_INCM] = {WEIR_IFDS_B_INCM, WEIR_IFDS_SHARDS_INC, "incoming links"},
+    [IFDS_R_ES] = {WEIR_IFDS_B_ES, WEIR_IFDS_SHARDS_ES, "end summaries"},
+};
 
 static uint64_t at_least(uint64_t v, uint64_t floor) { return v < floor ? floor : v; }
 /* Table slots for a log of `plog` entries: at most 3/4 full. */
@@ -37,6 +62,62 @@ void weir_ifds_engine_initial_caps(const weir_ifds_problem *pb,
 
 uint64_t weir_ifds_engine_state_bytes(const ifds_caps *c) {
   return 8u * (c->plog + c->ptab + 2u * c->ctab + 2u * c->inc + c->es);
+}
+
+static uint64_t shard_entries(const ifds_engine *e) { return 1ull << e->shard_shift; }
+
+uint64_t weir_ifds_engine_max_entries(const ifds_engine *e, int r) {
+  return (uint64_t)relations[r].max << e->shard_shift;
+}
+
+static uint64_t cap_of(const ifds_caps *c, int r) {
+  switch (r) {
+  case IFDS_R_PTAB: return c->ptab;
+  case IFDS_R_PLOG: return c->plog;
+  case IFDS_R_CTAB:
+  case IFDS_R_CHEAD: return c->ctab;
+  case IFDS_R_INC:
+  case IFDS_R_INCM: return c->inc;
+  default: return c->es;
+  }
+}
+
+weir_status weir_ifds_engine_plan_shards(ifds_engine *e) {
+  weir_device_info info;
+  WEIR_TRY(weir_backend_device_info(e->backend, &info));
+  uint64_t limit = e->binding_limit = info.max_binding_bytes;
+  uint64_t graph = 4u * e->graph_words, ctrl = 4u * WEIR_IFDS_CTRL_WORDS;
+  if (limit && (graph > limit || ctrl > limit))
+    return weir_fail(WEIR_ERR_UNSUPPORTED,
+                     "IFDS engine: backend '%s' binds at most %llu bytes per buffer, but the "
+                     "supergraph of problem '%s' takes %llu bytes (%u nodes) and the control "
+                     "block %llu; the graph is one binding. Fix: use --backend cpu or cuda, a "
+                     "device with a larger per-binding limit, or --solver reference.",
+                     weir_backend_id(e->backend), (unsigned long long)limit,
+                     e->problem->source_name, (unsigned long long)graph, e->problem->node_count,
+                     (unsigned long long)ctrl);
+  uint32_t shift = 32;
+  if (limit && limit / 8u < (1ull << 32)) {
+    shift = 0;
+    while ((16ull << shift) <= limit) ++shift; /* 2^shift entries of 8 bytes fit */
+  }
+  e->shard_shift = shift;
+  /* First sizes never start past what the shards hold (growth stops there
+   * too, with the error of check_limits). */
+  ifds_caps *c = &e->caps;
+  uint64_t max_table = weir_ifds_engine_max_entries(e, IFDS_R_PTAB);
+  if (c->ptab > max_table) c->ptab = max_table;
+  uint64_t table_room = c->ptab / 4u * 3u > 0u ? c->ptab / 4u * 3u : 1u;
+  if (c->plog > table_room) c->plog = table_room;
+  if (c->plog > weir_ifds_engine_max_entries(e, IFDS_R_PLOG))
+    c->plog = weir_ifds_engine_max_entries(e, IFDS_R_PLOG);
+  if (c->ctab > weir_ifds_engine_max_entries(e, IFDS_R_CTAB))
+    c->ctab = weir_ifds_engine_max_entries(e, IFDS_R_CTAB);
+  if (c->inc > weir_ifds_engine_max_entries(e, IFDS_R_INC))
+    c->inc = weir_ifds_engine_max_entries(e, IFDS_R_INC);
+  if (c->es > weir_ifds_engine_max_entries(e, IFDS_R_ES))
+    c->es = weir_ifds_engine_max_entries(e, IFDS_R_ES);
+  return WEIR_OK;
 }
 
 weir_status weir_ifds_engine_allocate(ifds_engine *e, uint64_t bytes, const char *what,
@@ -66,22 +147,80 @@ weir_status weir_ifds_engine_allocate(ifds_engine *e, uint64_t bytes, const char
       (unsigned long long)s.resident_bytes);
 }
 
-static void release(ifds_engine *e, int which) {
-  uint64_t bytes = 0;
-  if (e->buf[which].owner && weir_buffer_size(e->backend, e->buf[which], &bytes) == WEIR_OK &&
-      weir_free(e->backend, e->buf[which]) == WEIR_OK)
-    e->resident_bytes -= bytes;
-  e->buf[which] = WEIR_NULL_BUFFER;
+static void release_binding(ifds_engine *e, int b) {
+  if (e->buf[b].owner && weir_free(e->backend, e->buf[b]) == WEIR_OK)
+    e->resident_bytes -= e->shard_bytes[b];
+  e->buf[b] = WEIR_NULL_BUFFER;
+  e->shard_bytes[b] = 0;
 }
 
-static const int derived[] = {WEIR_IFDS_B_PTAB, WEIR_IFDS_B_CTAB, WEIR_IFDS_B_CHEAD,
-                              WEIR_IFDS_B_INC, WEIR_IFDS_B_INCM, WEIR_IFDS_B_ES};
+/* Binds the shards relation r does not use to its shard 0. */
+static void alias_unused(ifds_engine *e, int r) {
+  const relation_desc *d = &relations[r];
+  for (uint32_t s = e->shards[r]; s < d->max; ++s) {
+    e->buf[d->base + (int)s] = e->buf[d->base];
+    if (s > 0) e->shard_bytes[d->base + (int)s] = 0;
+  }
+}
+
+static void release_relation(ifds_engine *e, int r) {
+  const relation_desc *d = &relations[r];
+  for (uint32_t s = 0; s < e->shards[r]; ++s) release_binding(e, d->base + (int)s);
+  for (uint32_t s = e->shards[r]; s < d->max; ++s) e->buf[d->base + (int)s] = WEIR_NULL_BUFFER;
+  e->shards[r] = 0;
+}
+
+/* Relation r sized for `entries`, keeping its first `keep` entries: each
+ * shard that changes size is reallocated (its kept part copied), new
+ * shards are added, shards past the end are freed. */
+static weir_status resize_relation(ifds_engine *e, int r, uint64_t entries, uint64_t keep) {
+  const relation_desc *d = &relations[r];
+  uint64_t per = shard_entries(e);
+  uint64_t want = entries ? (entries + per - 1u) / per : 1u;
+  if (want > d->max)
+    return weir_fail(WEIR_ERR_INTERNAL, "IFDS engine: the %s needs %llu shards (at most %u). "
+                     "Fix: report this bug.", d->what, (unsigned long long)want, d->max);
+  for (uint32_t s = (uint32_t)want; s < e->shards[r]; ++s) release_binding(e, d->base + (int)s);
+  uint32_t had = e->shards[r] < want ? e->shards[r] : (uint32_t)want;
+  for (uint32_t s = 0; s < want; ++s) {
+    int b = d->base + (int)s;
+    uint64_t first = (uint64_t)s * per, count = entries - first < per ? entries - first : per;
+    uint64_t bytes = 8u * (count ? count : 1u);
+    if (s < had && e->shard_bytes[b] == bytes) continue;
+    weir_buffer fresh;
+    WEIR_TRY(weir_ifds_engine_allocate(e, bytes, d->what, &fresh));
+    uint64_t kept = keep > first ? 8u * (keep - first < count ? keep - first : count) : 0u;
+    if (s < had && kept > e->shard_bytes[b]) kept = e->shard_bytes[b];
+    weir_status st = s < had && kept ? weir_copy(e->backend, fresh, 0, e->buf[b], 0, kept) : WEIR_OK;
+    if (s < had) release_binding(e, b);
+    e->buf[b] = fresh;
+    e->shard_bytes[b] = bytes;
+    WEIR_TRY(st);
+  }
+  e->shards[r] = (uint32_t)want;
+  alias_unused(e, r);
+  return WEIR_OK;
+}
 
 void weir_ifds_engine_free_all(ifds_engine *e) {
-  for (int i = 0; i < WEIR_IFDS_BINDINGS; ++i) release(e, i);
+  for (int r = 0; r < IFDS_R_COUNT; ++r) release_relation(e, r);
+  release_binding(e, WEIR_IFDS_B_GRAPH);
+  release_binding(e, WEIR_IFDS_B_CTRL);
 }
 
-static weir_status check_limits(const ifds_caps *c) {
+void weir_ifds_engine_bytes(const ifds_engine *e, uint64_t *graph, uint64_t *log, uint64_t *table,
+                            uint64_t *lists) {
+  uint64_t by[IFDS_R_COUNT] = {0};
+  for (int r = 0; r < IFDS_R_COUNT; ++r)
+    for (uint32_t s = 0; s < e->shards[r]; ++s) by[r] += e->shard_bytes[relations[r].base + (int)s];
+  *graph = 4u * e->graph_words;
+  *log = by[IFDS_R_PLOG];
+  *table = by[IFDS_R_PTAB];
+  *lists = by[IFDS_R_CTAB] + by[IFDS_R_CHEAD] + by[IFDS_R_INC] + by[IFDS_R_INCM] + by[IFDS_R_ES];
+}
+
+/* The 32-bit indices of the kernels, and the shards of each relation. */
+static weir_status check_limits(const ifds_engine *e, const ifds_caps *c) {
   if (c->plog >= UINT32_MAX || c->ptab > UINT32_MAX || c->ctab > MAX_U31 || c->inc > MAX_U31 ||
       c->es > MAX_U31)
     return weir_fail(WEIR_ERR_UNSUPPORTED,
@@ -92,47 +231,60 @@ static weir_status check_limits(const ifds_caps *c) {
                      (unsigned long long)c->plog, UINT32_MAX - 1u, (unsigned long long)c->ptab,
                      (unsigned long long)c->ctab, (unsigned long long)c->inc,
                      (unsigned long long)c->es, MAX_U31);
+  for (int r = 0; r < IFDS_R_COUNT; ++r) {
+    uint64_t need = cap_of(c, r), max = weir_ifds_engine_max_entries(e, r);
+    if (need > max)
+      return weir_fail(WEIR_ERR_UNSUPPORTED,
+                       "IFDS engine: the %s needs %llu entries (%llu bytes), but backend '%s' "
+                       "binds at most %llu bytes per buffer and the engine splits it over at "
+                       "most %u buffers of %llu entries. Fix: use a device with a larger "
+                       "per-binding limit, --backend cpu or cuda (no limit), or --solver "
+                       "reference.",
+                       relations[r].what, (unsigned long long)need, 8ull * need,
+                       weir_backend_id(e->backend), (unsigned long long)e->binding_limit,
+                       relations[r].max, (unsigned long long)shard_entries(e));
+  }
   return WEIR_OK;
+}
+
+static weir_status alloc_derived(ifds_engine *e) {
+  WEIR_TRY(check_limits(e, &e->caps));
+  const ifds_caps *c = &e->caps;
+  WEIR_TRY(resize_relation(e, IFDS_R_PTAB, c->ptab, 0));
+  WEIR_TRY(resize_relation(e, IFDS_R_CTAB, c->ctab, 0));
+  WEIR_TRY(resize_relation(e, IFDS_R_CHEAD, c->ctab, 0));
+  WEIR_TRY(resize_relation(e, IFDS_R_INC, c->inc, 0));
+  WEIR_TRY(resize_relation(e, IFDS_R_INCM, c->inc, 0));
+  return resize_relation(e, IFDS_R_ES, c->es, 0);
 }
 
 weir_status weir_ifds_engine_alloc_derived(ifds_engine *e) {
-  WEIR_TRY(check_limits(&e->caps));
-  const ifds_caps *c = &e->caps;
-  WEIR_TRY(weir_ifds_engine_allocate(e, 8u * c->ptab, "path-edge table", &e->buf[WEIR_IFDS_B_PTAB]));
-  WEIR_TRY(weir_ifds_engine_allocate(e, 8u * c->ctab, "context table", &e->buf[WEIR_IFDS_B_CTAB]));
-  WEIR_TRY(weir_ifds_engine_allocate(e, 8u * c->ctab, "context heads", &e->buf[WEIR_IFDS_B_CHEAD]));
-  WEIR_TRY(weir_ifds_engine_allocate(e, 8u * c->inc, "incoming relation", &e->buf[WEIR_IFDS_B_INC]));
-  WEIR_TRY(weir_ifds_engine_allocate(e, 8u * c->inc, "incoming links", &e->buf[WEIR_IFDS_B_INCM]));
-  WEIR_TRY(weir_ifds_engine_allocate(e, 8u * c->es, "end summaries", &e->buf[WEIR_IFDS_B_ES]));
-  return WEIR_OK;
+  WEIR_TRY(check_limits(e, &e->caps));
+  WEIR_TRY(resize_relation(e, IFDS_R_PLOG, e->caps.plog, 0));
+  e->plog_allocated = e->caps.plog;
+  return alloc_derived(e);
 }
 
-static uint64_t grown(uint64_t cap, uint64_t reserved, uint64_t num, uint64_t den) {
+/* A larger capacity: by num/den, or a quarter past what was reserved, but
+ * never past what the relation's shards hold when that still covers the
+ * reservation (close to the limit the last growth takes what is left). */
+static uint64_t grown(uint64_t cap, uint64_t reserved, uint64_t num, uint64_t den, uint64_t max) {
   uint64_t a = cap * num / den + 16u, b = reserved + reserved / 4u + 16u;
-  return a > b ? a : b;
-}
-
-/* A buffer `bytes` long holding the first `keep` bytes of buffer `which`. */
-static weir_status regrow(ifds_engine *e, int which, uint64_t bytes, uint64_t keep,
-                          const char *what) {
-  weir_buffer bigger;
-  WEIR_TRY(weir_ifds_engine_allocate(e, bytes, what, &bigger));
-  weir_status st = keep ? weir_copy(e->backend, bigger, 0, e->buf[which], 0, keep) : WEIR_OK;
-  release(e, which);
-  e->buf[which] = bigger;
-  return st;
+  uint64_t next = a > b ? a : b;
+  return next > max && reserved < max && cap < max ? max : next;
 }
 
 /* Full: everything derived is freed and reallocated empty, the log keeps its
  * complete prefix [0, B), and the next prefix rebuilds the relations. */
 static weir_status grow_full(ifds_engine *e, const ifds_caps *next) {
-  for (size_t i = 0; i < sizeof derived / sizeof derived[0]; ++i) release(e, derived[i]);
-  uint64_t keep = 8u * e->ctrl[WEIR_IFDS_C_B];
+  static const int derived[] = {IFDS_R_PTAB, IFDS_R_CTAB, IFDS_R_CHEAD,
+                                IFDS_R_INC,  IFDS_R_INCM, IFDS_R_ES};
+  for (size_t i = 0; i < sizeof derived / sizeof derived[0]; ++i) release_relation(e, derived[i]);
   e->caps = *next;
   if (next->plog != e->plog_allocated)
-    WEIR_TRY(regrow(e, WEIR_IFDS_B_PLOG, 8u * next->plog, keep, "path-edge log"));
+    WEIR_TRY(resize_relation(e, IFDS_R_PLOG, next->plog, e->ctrl[WEIR_IFDS_C_B]));
   e->plog_allocated = next->plog;
-  return weir_ifds_engine_alloc_derived(e);
+  return alloc_derived(e);
 }
 
 /* Partial: the relations stay (the next prefix unlinks what the failed
@@ -141,24 +293,23 @@ static weir_status grow_full(ifds_engine *e, const ifds_caps *next) {
 static weir_status grow_partial(ifds_engine *e, const ifds_caps *next) {
   const uint32_t *c = e->ctrl;
   if (next->ptab != e->caps.ptab) {
-    release(e, WEIR_IFDS_B_PTAB);
+    release_relation(e, IFDS_R_PTAB);
     e->caps.ptab = next->ptab;
-    WEIR_TRY(regrow(e, WEIR_IFDS_B_PLOG, 8u * next->plog, 8u * c[WEIR_IFDS_C_B], "path-edge log"));
+    WEIR_TRY(resize_relation(e, IFDS_R_PLOG, next->plog, c[WEIR_IFDS_C_B]));
     e->caps.plog = e->plog_allocated = next->plog;
-    WEIR_TRY(weir_ifds_engine_allocate(e, 8u * next->ptab, "path-edge table",
-                                       &e->buf[WEIR_IFDS_B_PTAB]));
+    WEIR_TRY(resize_relation(e, IFDS_R_PTAB, next->ptab, 0));
   }
   /* Whole lists move: unlink still walks the entries past the marks. */
   if (next->inc != e->caps.inc) {
-    uint64_t keep = 8u * e->caps.inc;
+    uint64_t keep = e->caps.inc;
     e->caps.inc = next->inc;
-    WEIR_TRY(regrow(e, WEIR_IFDS_B_INC, 8u * next->inc, keep, "incoming relation"));
-    WEIR_TRY(regrow(e, WEIR_IFDS_B_INCM, 8u * next->inc, keep, "incoming links"));
+    WEIR_TRY(resize_relation(e, IFDS_R_INC, next->inc, keep));
+    WEIR_TRY(resize_relation(e, IFDS_R_INCM, next->inc, keep));
   }
   if (next->es != e->caps.es) {
-    uint64_t keep = 8u * e->caps.es;
+    uint64_t keep = e->caps.es;
     e->caps.es = next->es;
-    WEIR_TRY(regrow(e, WEIR_IFDS_B_ES, 8u * next->es, keep, "end summaries"));
+    WEIR_TRY(resize_relation(e, IFDS_R_ES, next->es, keep));
   }
   return WEIR_OK;
 }
@@ -171,13 +322,24 @@ weir_status weir_ifds_engine_grow(ifds_engine *e) {
   uint32_t over = e->ctrl[WEIR_IFDS_C_OVERFLOW];
   ifds_caps next = e->caps;
   if (over & (WEIR_IFDS_O_PLOG | WEIR_IFDS_O_PTAB)) {
-    next.plog = grown(e->caps.plog, e->ctrl[WEIR_IFDS_C_PLOG], 3, 2);
+    uint64_t max_table = weir_ifds_engine_max_entries(e, IFDS_R_PTAB);
+    uint64_t max_log = weir_ifds_engine_max_entries(e, IFDS_R_PLOG);
+    /* The log never outgrows what a 3/4-full table can hold. */
+    if (max_table / 4u * 3u < max_log) max_log = max_table / 4u * 3u;
+    next.plog = grown(e->caps.plog, e->ctrl[WEIR_IFDS_C_PLOG], 3, 2, max_log);
     next.ptab = table_for(next.plog);
+    if (next.ptab > max_table && next.plog <= max_log) next.ptab = max_table;
   }
-  if (over & WEIR_IFDS_O_CTAB) next.ctab = grown(e->caps.ctab, e->ctrl[WEIR_IFDS_C_CTAB] * 2u, 2, 1);
-  if (over & WEIR_IFDS_O_INC) next.inc = grown(e->caps.inc, e->ctrl[WEIR_IFDS_C_INC], 2, 1);
-  if (over & WEIR_IFDS_O_ES) next.es = grown(e->caps.es, e->ctrl[WEIR_IFDS_C_ES], 2, 1);
-  WEIR_TRY(check_limits(&next));
+  if (over & WEIR_IFDS_O_CTAB)
+    next.ctab = grown(e->caps.ctab, e->ctrl[WEIR_IFDS_C_CTAB] * 2u, 2, 1,
+                      weir_ifds_engine_max_entries(e, IFDS_R_CTAB));
+  if (over & WEIR_IFDS_O_INC)
+    next.inc = grown(e->caps.inc, e->ctrl[WEIR_IFDS_C_INC], 2, 1,
+                     weir_ifds_engine_max_entries(e, IFDS_R_INC));
+  if (over & WEIR_IFDS_O_ES)
+    next.es = grown(e->caps.es, e->ctrl[WEIR_IFDS_C_ES], 2, 1,
+                    weir_ifds_engine_max_entries(e, IFDS_R_ES));
+  WEIR_TRY(check_limits(e, &next));
   if (over & ~(uint32_t)WEIR_IFDS_O_LOOP) e->growths++; /* a loop split grows nothing */
   e->full_rebuild = !e->ctrl[WEIR_IFDS_C_MARKED] || (over & WEIR_IFDS_O_CTAB);
   /* Without a log or table overflow every edge the failed iteration put in

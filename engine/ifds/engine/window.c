@@ -25,7 +25,9 @@
 /* Passes relate and expand split their long loops over, at most (see
  * split_loops). */
 #define MAX_PARTS 64u
-#define MAX_PREFIX (7u + MAX_PARTS)
+/* restore, unlink or seed, rehash, advance, relate per part, and a clear
+ * per shard of the table, the contexts and their heads. */
+#define MAX_PREFIX (4u + MAX_PARTS + WEIR_IFDS_SHARDS_PTAB + 2u * WEIR_IFDS_SHARDS_CTAB)
 #define MAX_REPEATED (2u * MAX_PARTS + 1u)
 
 typedef struct window_plan {
@@ -45,6 +47,7 @@ static void base_push(const ifds_engine *e, weir_ifds_push *p) {
   p->es_cap = (uint32_t)e->caps.es;
   p->probe_limit = PROBE_LIMIT;
   p->parts = e->parts;
+  p->shard_shift = e->shard_shift;
 }
 
 static void set_step(const ifds_engine *e, weir_step *s, int prog, const weir_buffer *bindings,
@@ -81,13 +84,22 @@ static uint32_t grid_for(const ifds_engine *e, uint64_t items, uint64_t per) {
   return g > 65535u ? 65535u : (uint32_t)g;
 }
 
+/* Clears every real shard of the relation whose first binding is `base`
+ * (`count` shards) to all ones. */
+static void add_clears(const ifds_engine *e, window_plan *w, int base, uint32_t count) {
+  for (uint32_t s = 0; s < count; ++s) {
+    uint64_t words = e->shard_bytes[base + (int)s] / 4u;
+    /* end = all ones: the whole buffer (a shard may pass 2^32 words). */
+    add_prefix(e, w, IFDS_P_CLEAR, &e->buf[base + (int)s], grid_for(e, words, 1024u), 0, 0,
+               words < UINT32_MAX ? (uint32_t)words : UINT32_MAX, WEIR_IFDS_EMPTY32);
+  }
+}
+
 /* The prefix after growth (or of the first window, from a zeroed control
  * block): see the comment at the top of this file. */
 static void plan_rebuild(const ifds_engine *e, window_plan *w) {
   const uint32_t *c = e->ctrl;
   uint32_t a = c[WEIR_IFDS_C_A], b = c[WEIR_IFDS_C_B];
-  uint32_t g_ptab = grid_for(e, 2u * e->caps.ptab, 1024u);
-  uint32_t g_ctab = grid_for(e, 2u * e->caps.ctab, 1024u);
   uint32_t g_unlink = grid_for(e, e->caps.ctab, 64u), g_log = grid_for(e, b, 64u);
   w->prefix_count = 0;
   if (e->keep_table) {
@@ -95,18 +107,15 @@ static void plan_rebuild(const ifds_engine *e, window_plan *w) {
     add_prefix(e, w, IFDS_P_UNLINK, e->buf, g_unlink, 0, 0, 0, 0);
     return;
   }
-  add_prefix(e, w, IFDS_P_CLEAR, &e->buf[WEIR_IFDS_B_PTAB], g_ptab, 0, 0,
-             (uint32_t)(2u * e->caps.ptab), WEIR_IFDS_EMPTY32);
+  add_clears(e, w, WEIR_IFDS_B_PTAB, e->shards[IFDS_R_PTAB]);
   if (!e->full_rebuild) {
     add_prefix(e, w, IFDS_P_RESTORE, e->buf, 1, WEIR_IFDS_MODE_PARTIAL, a, b, c[WEIR_IFDS_C_ITER]);
     add_prefix(e, w, IFDS_P_UNLINK, e->buf, g_unlink, 0, 0, 0, 0);
     add_prefix(e, w, IFDS_P_REHASH, e->buf, g_log, 0, 0, b, 0);
     return;
   }
-  add_prefix(e, w, IFDS_P_CLEAR, &e->buf[WEIR_IFDS_B_CTAB], g_ctab, 0, 0,
-             (uint32_t)(2u * e->caps.ctab), WEIR_IFDS_EMPTY32);
-  add_prefix(e, w, IFDS_P_CLEAR, &e->buf[WEIR_IFDS_B_CHEAD], g_ctab, 0, 0,
-             (uint32_t)(2u * e->caps.ctab), WEIR_IFDS_EMPTY32);
+  add_clears(e, w, WEIR_IFDS_B_CTAB, e->shards[IFDS_R_CTAB]);
+  add_clears(e, w, WEIR_IFDS_B_CHEAD, e->shards[IFDS_R_CHEAD]);
   add_prefix(e, w, IFDS_P_RESTORE, e->buf, 1, WEIR_IFDS_MODE_FULL, a, b, c[WEIR_IFDS_C_ITER]);
   if (b == 0) { /* nothing logged yet: start from the seeds */
     add_prefix(e, w, IFDS_P_SEED, e->buf, grid_for(e, e->problem->seed_count, 64u), 0, 0, 0, 0);
