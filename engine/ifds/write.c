@@ -179,6 +179,11 @@ weir_status weir_ifds_write_stats_json(const weir_ifds_stats *st, const char *so
                 {"bytes_uploaded", st->bytes_uploaded},
                 {"bytes_downloaded", st->bytes_downloaded},
                 {"peak_resident_bytes", st->peak_resident_bytes},
+                {"graph_bytes", st->graph_bytes},
+                {"log_bytes", st->log_bytes},
+                {"table_bytes", st->table_bytes},
+                {"list_bytes", st->list_bytes},
+                {"shard_entries", st->shard_entries},
                 {"growths", st->growths}};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
     fprintf(out, ", \"%s\": %llu", fields[i].name, (unsigned long long)fields[i].value);

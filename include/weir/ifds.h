@@ -116,6 +116,14 @@ typedef struct weir_ifds_stats {
   double seconds_upload;
   double seconds_solve;
   double seconds_readback;
+  /* Engine: the bytes each kind of device state held at the end (they only
+   * grow, so also their largest): the supergraph, the path-edge log, the
+   * path-edge table, and the contexts with their incoming and end-summary
+   * lists. */
+  uint64_t graph_bytes, log_bytes, table_bytes, list_bytes;
+  /* Engine: entries per buffer when the relations were split into shards to
+   * fit the backend's per-binding limit (0: one buffer each). */
+  uint64_t shard_entries;
 } weir_ifds_stats;
 
 /* Progress callback for long solves (may be NULL): called now and then with
@@ -142,8 +150,12 @@ typedef struct weir_ifds_engine_options {
   uint64_t initial_frontier_capacity; /* delta / candidate entries */
   uint32_t initial_window;            /* iterations per window */
   uint32_t max_window;
-  weir_ifds_progress_fn progress;
+  weir_ifds_progress_fn progress; /* after every window (windows last at most ~2 s) */
   void *progress_user;
+  /* Called (with progress_user) when the upload and when the read-back of
+   * the result are done, with the phase's name ("upload", "read-back") and
+   * its seconds. May be NULL. */
+  void (*phase)(void *user, const char *phase, double seconds);
 } weir_ifds_engine_options;
 
 /* Runs the tabulation as a data-parallel fixed point on resident buffers of

@@ -114,6 +114,7 @@ static void fill_stats(const ifds_engine *e, const weir_backend_stats *before,
   s->bytes_uploaded = after->bytes_uploaded - before->bytes_uploaded;
   s->bytes_downloaded = after->bytes_downloaded - before->bytes_downloaded;
   s->peak_resident_bytes = e->peak_bytes;
+  s->shard_entries = e->shard_shift < 32u ? 1ull << e->shard_shift : 0u;
 }
 
 weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_problem *problem,
@@ -134,10 +135,16 @@ weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_proble
   double t0 = now_seconds();
   weir_status st = upload(&e);
   double t1 = now_seconds();
+  if (st == WEIR_OK && options && options->phase)
+    options->phase(options->progress_user, "upload", t1 - t0);
   if (st == WEIR_OK) st = weir_ifds_engine_run(&e, options);
   double t2 = now_seconds();
   if (st == WEIR_OK) st = read_result(&e, out);
   double t3 = now_seconds();
+  if (st == WEIR_OK && options && options->phase)
+    options->phase(options->progress_user, "read-back", t3 - t2);
+  uint64_t graph, log, table, lists;
+  weir_ifds_engine_bytes(&e, &graph, &log, &table, &lists);
   weir_ifds_engine_free_all(&e);
   free(e.to_old);
   weir_backend_get_stats(backend, &after);
@@ -152,6 +159,10 @@ weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_proble
     stats->seconds_upload = t1 - t0;
     stats->seconds_solve = t2 - t1;
     stats->seconds_readback = t3 - t2;
+    stats->graph_bytes = graph; /* taken before the buffers were freed */
+    stats->log_bytes = log;
+    stats->table_bytes = table;
+    stats->list_bytes = lists;
   }
   return WEIR_OK;
 }

@@ -18,6 +18,7 @@
  * Overflow therefore costs one iteration of work plus a rehash, and no path
  * edge is ever dropped. */
 #include <string.h>
+#include <time.h>
 
 #include "engine/ifds/engine/engine.h"
 
@@ -234,6 +235,22 @@ static weir_status check_progress(const ifds_engine *e, uint64_t edges_before,
                    weir_backend_id(e->backend));
 }
 
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The next window's iterations: doubled while windows keep finding work,
+ * but a window that took over a second is not made longer and one over two
+ * seconds is halved, so that progress reaches the caller (and a Ctrl-C is
+ * seen) at least every ~2 s however slow the iterations get. */
+static uint64_t next_window(uint64_t k, uint64_t max_k, double seconds) {
+  if (seconds > 2.0) return k > 1u ? k / 2u : 1u;
+  if (seconds > 1.0) return k;
+  return k * 2u > max_k ? max_k : k * 2u;
+}
+
 weir_status weir_ifds_engine_run(ifds_engine *e, const weir_ifds_engine_options *o) {
   uint64_t k = o && o->initial_window ? o->initial_window : 4u;
   uint64_t max_k = o && o->max_window ? o->max_window : 4096u;
@@ -251,7 +268,9 @@ weir_status weir_ifds_engine_run(ifds_engine *e, const weir_ifds_engine_options 
     if (rebuild) plan_rebuild(e, &w);
     plan_iteration(e, &w);
     uint64_t edges_before = e->ctrl[WEIR_IFDS_C_PLOG], iterations_before = e->ctrl[WEIR_IFDS_C_ITER];
+    double started = now_seconds();
     weir_status st = run_window(e, &w, rebuild, k);
+    double took = now_seconds() - started;
     if (st != WEIR_OK)
       return weir_fail_context(st, "IFDS engine: window %llu of %llu iterations",
                                (unsigned long long)e->windows, (unsigned long long)k);
@@ -267,6 +286,6 @@ weir_status weir_ifds_engine_run(ifds_engine *e, const weir_ifds_engine_options 
     WEIR_TRY(check_progress(e, edges_before, iterations_before, &stalled));
     if (o && o->progress) o->progress(o->progress_user, e->ctrl[WEIR_IFDS_C_ITER], e->ctrl[WEIR_IFDS_C_PLOG]);
     adapt_grid(e, edges_before, iterations_before);
-    if (k < max_k) k = k * 2u > max_k ? max_k : k * 2u;
+    k = next_window(k, max_k, took);
   }
 }
