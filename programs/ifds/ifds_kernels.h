@@ -98,6 +98,14 @@ typedef struct ifds_ctx {
 IFDS_FN uint64_t *ifds_at(const ifds_ctx *cx, uint64_t *const *shards, uint32_t i) {
   return shards[(uint64_t)i >> cx->pc.shard_shift] + (i & cx->mask);
 }
+/* The same with the shift, mask and first shard already in registers (hot
+ * loops: a store through any uint32_t pointer would otherwise make the
+ * compiler reload them from the context at every probe). One shard is the
+ * common case and costs no shard lookup. */
+IFDS_FN uint64_t *ifds_at_fast(uint64_t *const *shards, uint64_t *first, uint32_t shift,
+                               uint32_t mask, uint32_t i) {
+  return shift >= 32u ? first + i : shards[i >> shift] + (i & mask);
+}
 /* Word j (0 or 1) of entry i of a relation of u32 pairs. */
 IFDS_FN uint32_t *ifds_at2(const ifds_ctx *cx, uint32_t *const *shards, uint32_t i, uint32_t j) {
   return shards[(uint64_t)i >> cx->pc.shard_shift] + 2u * (i & cx->mask) + j;
@@ -177,8 +185,10 @@ IFDS_FN uint32_t ifds_slot(uint64_t key, uint32_t size) {
 IFDS_FN int ifds_set_insert(const ifds_ctx *cx, uint64_t *const *table, uint32_t size,
                             uint64_t key, uint32_t *slot_out) {
   uint32_t slot = ifds_slot(key, size), limit = cx->pc.probe_limit;
+  uint32_t shift = cx->pc.shard_shift, mask = cx->mask;
+  uint64_t *first = table[0];
   for (uint32_t probe = 0; probe <= limit && probe < size; ++probe) {
-    uint64_t *at = ifds_at(cx, table, slot);
+    uint64_t *at = ifds_at_fast(table, first, shift, mask, slot);
     uint64_t seen = ifds_load64(at);
     if (seen == WEIR_IFDS_EMPTY64) {
       seen = ifds_cas64(at, WEIR_IFDS_EMPTY64, key);
@@ -199,8 +209,10 @@ IFDS_FN int ifds_set_insert(const ifds_ctx *cx, uint64_t *const *table, uint32_t
 IFDS_FN uint32_t ifds_set_find(const ifds_ctx *cx, uint64_t *const *table, uint32_t size,
                                uint64_t key) {
   uint32_t slot = ifds_slot(key, size), limit = cx->pc.probe_limit;
+  uint32_t shift = cx->pc.shard_shift, mask = cx->mask;
+  uint64_t *first = table[0];
   for (uint32_t probe = 0; probe <= limit && probe < size; ++probe) {
-    uint64_t seen = ifds_load64(ifds_at(cx, table, slot));
+    uint64_t seen = ifds_load64(ifds_at_fast(table, first, shift, mask, slot));
     if (seen == key) return slot;
     if (seen == WEIR_IFDS_EMPTY64) return WEIR_IFDS_EMPTY32;
     slot = slot + 1u == size ? 0u : slot + 1u;

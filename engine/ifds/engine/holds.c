@@ -46,21 +46,26 @@ static void bucket(const ifds_engine *e, const uint64_t *keys, uint64_t count, u
   }
 }
 
-/* Sorts each run and keeps its distinct facts, in place (the write position
- * never passes the read position); kept[v] receives node v's count. */
-static uint64_t compact(uint32_t n, uint32_t *end_kept, uint32_t *facts) {
+/* Keeps each run's distinct facts, sorted, in place (the write position
+ * never passes the read position); kept[v] receives node v's count. A node
+ * holds the same fact under many contexts (d1), so duplicates are dropped
+ * first with a bitmap over the facts and only the distinct ones are
+ * sorted. */
+static uint64_t compact(uint32_t n, uint32_t *end_kept, uint32_t *facts, uint64_t *seen) {
   uint64_t holds = 0, begin = 0;
   for (uint32_t v = 0; v < n; ++v) {
-    uint64_t end = end_kept[v];
-    sort_small(facts + begin, (uint32_t)(end - begin));
-    uint32_t kept = 0;
-    for (uint64_t i = begin; i < end; ++i)
-      if (kept == 0 || facts[i] != facts[holds - 1]) {
-        facts[holds++] = facts[i];
-        kept++;
-      }
+    uint64_t end = end_kept[v], first = holds;
+    for (uint64_t i = begin; i < end; ++i) {
+      uint32_t f = facts[i];
+      uint64_t bit = 1ull << (f & 63u);
+      if (seen[f >> 6] & bit) continue;
+      seen[f >> 6] |= bit;
+      facts[holds++] = f;
+    }
+    for (uint64_t i = first; i < holds; ++i) seen[facts[i] >> 6] = 0;
+    sort_small(facts + first, (uint32_t)(holds - first));
     begin = end;
-    end_kept[v] = kept;
+    end_kept[v] = (uint32_t)(holds - first);
   }
   return holds;
 }
@@ -71,17 +76,20 @@ weir_status weir_ifds_engine_holds(const ifds_engine *e, const uint64_t *keys, u
   uint32_t *end = calloc((size_t)n + 1u, sizeof *end);
   uint32_t *facts = malloc((count ? count : 1) * sizeof *facts);
   uint32_t *node_of = malloc((count ? count : 1) * sizeof *node_of);
-  if (!end || !facts || !node_of) {
+  uint64_t *seen = calloc((size_t)e->problem->fact_count / 64u + 1u, sizeof *seen);
+  if (!end || !facts || !node_of || !seen) {
     free(end);
     free(facts);
     free(node_of);
+    free(seen);
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
                      "IFDS engine: no host memory to sort %llu path edges into the result. "
                      "Fix: free memory.", (unsigned long long)count);
   }
   bucket(e, keys, count, node_of, end, facts);
   free(node_of);
-  uint64_t holds = compact(n, end, facts);
+  uint64_t holds = compact(n, end, facts, seen);
+  free(seen);
   out->path_edges = count;
   out->hold_count = holds;
   uint32_t *shrunk = realloc(facts, (holds ? holds : 1) * sizeof *facts);

@@ -314,6 +314,14 @@ static weir_status grow_partial(ifds_engine *e, const ifds_caps *next) {
   return WEIR_OK;
 }
 
+/* Every growth of the log rebuilds the table from it (a rehash of every
+ * path edge so far), so a small log grows 4x and a medium one 2x (few
+ * rebuilds while memory is cheap) and a large one 1.5x (the peak stays
+ * close to the need). */
+static uint64_t log_growth_num(uint64_t cap) {
+  return cap < (1ull << 20) ? 8u : cap < (1ull << 24) ? 4u : 3u;
+}
+
 /* After a window that ran out of room: larger capacities for what overflowed
  * (ctrl holds the reservations, which count past the capacity). A context
  * table overflow, or one before the marks were set (during a rebuild),
@@ -326,7 +334,8 @@ weir_status weir_ifds_engine_grow(ifds_engine *e) {
     uint64_t max_log = weir_ifds_engine_max_entries(e, IFDS_R_PLOG);
     /* The log never outgrows what a 3/4-full table can hold. */
     if (max_table / 4u * 3u < max_log) max_log = max_table / 4u * 3u;
-    next.plog = grown(e->caps.plog, e->ctrl[WEIR_IFDS_C_PLOG], 3, 2, max_log);
+    next.plog = grown(e->caps.plog, e->ctrl[WEIR_IFDS_C_PLOG], log_growth_num(e->caps.plog), 2,
+                      max_log);
     next.ptab = table_for(next.plog);
     if (next.ptab > max_table && next.plog <= max_log) next.ptab = max_table;
   }
