@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/ifds/collect.h"
 #include "engine/ifds/tables.h"
 #include "weir/ifds.h"
 
@@ -224,15 +225,23 @@ static weir_status run(solver *s, const weir_ifds_reference_options *options) {
   return WEIR_OK;
 }
 
-/* Every (n, d2) of the path edges, sorted and unique. */
-static weir_status collect(solver *s, weir_ifds_result *out) {
+static uint32_t bits_for(uint32_t max_value) {
+  uint32_t b = 1;
+  while (b < 32 && (max_value >> b) != 0) ++b;
+  return b;
+}
+
+/* Every (n, d2) of the path edges, sorted and unique: from a copy of the
+ * keys (three-word triples; rare: problems whose path edges need more than
+ * 63 bits). */
+static weir_status collect_copy(solver *s, weir_ifds_result *out) {
   size_t count = s->path.count, m = 0;
   uint64_t *keys = malloc((count ? count : 1) * sizeof *keys);
   if (!keys)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
                      "allocating %zu bytes for the result failed. Fix: free memory.",
                      count * sizeof *keys);
-  for (size_t i = 0; i < s->path.cap; ++i) {
+  for (size_t i = 0; i < ifds_triple_set_slots(&s->path); ++i) {
     uint32_t n, d1, d2;
     if (ifds_triple_set_at(&s->path, i, &n, &d1, &d2)) keys[m++] = ifds_key(n, d2);
   }
@@ -255,14 +264,31 @@ static weir_status collect(solver *s, weir_ifds_result *out) {
   return st;
 }
 
-static void solver_free(solver *s) {
-  ifds_triple_set_free(&s->path);
+/* Everything but the path-edge set (which collect turns into the result). */
+static void solver_free_work(solver *s) {
   ifds_map *maps[] = {&s->group_of, &s->summary, &s->incoming, &s->end_sum};
   for (size_t i = 0; i < sizeof maps / sizeof maps[0]; ++i) ifds_map_free(maps[i]);
   ifds_vec *vecs[] = {&s->work,        &s->cand,     &s->g_call,    &s->g_fact,  &s->g_contexts,
                       &s->g_summaries, &s->in_group, &s->in_callee, &s->in_next, &s->list_value,
                       &s->list_next,   &s->a,        &s->b};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; ++i) ifds_vec_free(vecs[i]);
+}
+
+static void solver_free(solver *s) {
+  solver_free_work(s);
+  ifds_triple_set_free(&s->path);
+}
+
+static weir_status collect(solver *s, weir_ifds_result *out) {
+  solver_free_work(s); /* the result is built where they were */
+  if (!s->path.bc_bits) return collect_copy(s, out);
+  uint64_t count = s->path.count;
+  weir_status st = weir_ifds_holds_in_place(&s->path.words, ifds_triple_set_slots(&s->path),
+                                            s->path.bc_bits, s->p->node_count,
+                                            s->p->fact_count, out);
+  s->path.cap = s->path.pad = s->path.count = 0; /* the words now belong to the result */
+  out->path_edges = count;
+  return st;
 }
 
 static double now(void) {
@@ -283,11 +309,12 @@ weir_status weir_ifds_solve_reference_ex(const weir_ifds_problem *problem,
   if (!s)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "allocating the solver failed. Fix: free memory.");
   s->p = problem;
-  s->path.packed = problem->fact_count <= 65536; /* (n, d1, d2) in one word */
+  ifds_triple_set_pack(&s->path, bits_for(problem->node_count - 1u),
+                       bits_for(problem->fact_count - 1u)); /* (n, d1, d2) in one word */
   double t0 = now();
   weir_status st = run(s, options);
+  s->stats.path_edges = s->path.count; /* collect hands the set's memory to the result */
   if (st == WEIR_OK) st = collect(s, out);
-  s->stats.path_edges = s->path.count;
   s->stats.seconds_solve = now() - t0;
   if (st != WEIR_OK) weir_ifds_result_free(out);
   if (stats) *stats = s->stats;

@@ -11,38 +11,84 @@ static weir_status oom(size_t bytes) {
                    bytes);
 }
 
+void ifds_triple_set_pack(ifds_triple_set *s, uint32_t a_bits, uint32_t bc_bits) {
+  s->bc_bits = bc_bits >= 1 && a_bits + 2u * bc_bits <= 63u ? bc_bits : 0u;
+}
+
+/* Slots past cap: far more than any probe run at 3/4 load needs. */
+static size_t pad_for(size_t cap) { return 64u + cap / 32u; }
+
+/* Puts a word that is not in the table at the first empty slot from its
+ * home; 0 when the run reaches the end of the pad. */
+static int packed_place(uint64_t *words, size_t cap, size_t end, uint64_t w) {
+  for (size_t j = ifds_packed_hash(w) & (cap - 1); j < end; ++j)
+    if (words[j] == UINT64_MAX) {
+      words[j] = w;
+      return 1;
+    }
+  return 0;
+}
+
+/* Doubles the table in place: realloc (mremap for big tables, so the old
+ * and the new table never coexist) and one pass that moves every entry to
+ * its slot under the new mask. An entry's new home is its old home h or
+ * h + old cap. Taken in increasing slot order, an entry from slot p homed
+ * at h stops at or before p (every slot below p is already rehashed or
+ * empty), and one homed at h + old cap meets rehashed entries only: no
+ * entry is placed past one that has yet to move, so every probe run stays
+ * intact. The old pad's entries, whose homes lie below them, are set aside
+ * first and placed last. */
 static weir_status packed_grow(ifds_triple_set *s) {
-  size_t cap = s->cap ? s->cap * 2 : 1024;
-  uint64_t *words = aligned_alloc(64, cap * sizeof *words); /* 8 slots per cache line */
-  if (!words) return oom(cap * sizeof *words);
-  memset(words, 0xff, cap * sizeof *words);
-  for (size_t i = 0; i < s->cap; ++i) {
-    uint64_t w = s->words[i];
-    if (w == UINT64_MAX) continue;
-    size_t j = ifds_packed_hash(w) & (cap - 1);
-    while (words[j] != UINT64_MAX) j = (j + 1) & (cap - 1);
-    words[j] = w;
+  size_t old = s->cap, old_end = old + s->pad;
+  size_t cap = old ? old * 2u : 1024u, pad = pad_for(cap), end = cap + pad;
+  uint64_t *side = old ? malloc((old_end - old) * sizeof *side) : NULL;
+  size_t side_count = 0;
+  if (old && !side) return oom((old_end - old) * sizeof *side);
+  for (size_t j = old; j < old_end; ++j)
+    if (s->words[j] != UINT64_MAX) side[side_count++] = s->words[j];
+  uint64_t *words = realloc(s->words, end * sizeof *words);
+  if (!words) {
+    free(side);
+    return oom(end * sizeof *words);
   }
-  free(s->words);
+  memset(words + old, 0xff, (end - old) * sizeof *words);
   s->words = words;
   s->cap = cap;
+  s->pad = pad;
+  int placed = 1;
+  for (size_t p = 0; p < old && placed; ++p) {
+    uint64_t w = words[p];
+    if (w == UINT64_MAX) continue;
+    words[p] = UINT64_MAX;
+    placed = packed_place(words, cap, end, w);
+  }
+  for (size_t i = 0; i < side_count && placed; ++i) placed = packed_place(words, cap, end, side[i]);
+  free(side);
+  if (!placed)
+    return weir_fail(WEIR_ERR_INTERNAL,
+                     "reference solver: a probe run of the path-edge set passed its %zu spare "
+                     "slots while growing to %zu slots. Fix: report this bug with the problem.",
+                     pad, cap);
   return WEIR_OK;
 }
 
 static weir_status packed_add(ifds_triple_set *s, uint64_t w, int *added) {
-  if ((s->count + 1) * 2 > s->cap) WEIR_TRY(packed_grow(s));
-  size_t mask = s->cap - 1;
-  for (size_t j = ifds_packed_hash(w) & mask;; j = (j + 1) & mask) {
-    if (s->words[j] == w) {
-      *added = 0;
-      return WEIR_OK;
+  if (!s->cap || (s->count + 1) * 4u > s->cap * 3u) WEIR_TRY(packed_grow(s));
+  for (;;) {
+    size_t end = s->cap + s->pad;
+    for (size_t j = ifds_packed_hash(w) & (s->cap - 1); j < end; ++j) {
+      if (s->words[j] == w) {
+        *added = 0;
+        return WEIR_OK;
+      }
+      if (s->words[j] == UINT64_MAX) {
+        s->words[j] = w;
+        s->count++;
+        *added = 1;
+        return WEIR_OK;
+      }
     }
-    if (s->words[j] == UINT64_MAX) {
-      s->words[j] = w;
-      s->count++;
-      *added = 1;
-      return WEIR_OK;
-    }
+    WEIR_TRY(packed_grow(s)); /* the run reached the end of the pad */
   }
 }
 
@@ -66,7 +112,7 @@ static weir_status triple_grow(ifds_triple_set *s) {
 
 weir_status ifds_triple_set_add(ifds_triple_set *s, uint32_t a, uint32_t b, uint32_t c,
                                 int *added) {
-  if (s->packed) return packed_add(s, (uint64_t)a << 32 | (uint64_t)b << 16 | c, added);
+  if (s->bc_bits) return packed_add(s, ifds_triple_word(s, a, b, c), added);
   if ((s->count + 1) * 2 > s->cap) WEIR_TRY(triple_grow(s));
   size_t mask = s->cap - 1;
   for (size_t j = ifds_triple_hash(a, b, c) & mask;; j = (j + 1) & mask) {
@@ -85,10 +131,12 @@ weir_status ifds_triple_set_add(ifds_triple_set *s, uint32_t a, uint32_t b, uint
 }
 
 int ifds_triple_set_at(const ifds_triple_set *s, size_t i, uint32_t *a, uint32_t *b, uint32_t *c) {
-  if (s->packed) {
-    uint64_t w = s->words[i];
+  if (s->bc_bits) {
+    uint64_t w = s->words[i], mask = (1ull << s->bc_bits) - 1u;
     if (w == UINT64_MAX) return 0;
-    *a = (uint32_t)(w >> 32), *b = (uint32_t)(w >> 16) & 0xffff, *c = (uint32_t)w & 0xffff;
+    *a = (uint32_t)(w >> (2u * s->bc_bits));
+    *b = (uint32_t)((w >> s->bc_bits) & mask);
+    *c = (uint32_t)(w & mask);
     return 1;
   }
   const uint32_t *t = s->slots + 3 * i;

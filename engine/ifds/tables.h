@@ -1,20 +1,38 @@
 /* Hash tables of the reference solver: open addressing, linear probing,
- * grown at half load, so every operation is expected O(1). */
+ * so every operation is expected O(1). The maps grow at half load; the
+ * path-edge set, which holds most of the solver's memory, at 3/4 and in
+ * place (see tables.c). */
 #ifndef WEIR_ENGINE_IFDS_TABLES_H
 #define WEIR_ENGINE_IFDS_TABLES_H
 
 #include "engine/ifds/internal.h"
 
-/* A set of (a, b, c) triples with a != UINT32_MAX (the empty mark). When b
- * and c are below 2^16 (set `packed` before the first insertion), a triple
- * is one 64-bit word and eight neighbouring slots fill one cache line;
- * otherwise it takes three 32-bit words. */
+/* A set of (a, b, c) triples with a != UINT32_MAX (the empty mark). When
+ * a fits `a_bits` and b and c fit `bc_bits` with a_bits + 2 bc_bits <= 63
+ * (ifds_triple_set_pack, before the first insertion), a triple is one
+ * 64-bit word and eight neighbouring slots fill one cache line; otherwise
+ * it takes three 32-bit words.
+ *
+ * The packed table never wraps around: a probe run may go on into `pad`
+ * slots past `cap`, and a run that reaches the end grows the table. That
+ * is what lets it grow in place (tables.c). */
 typedef struct ifds_triple_set {
-  int packed;
-  uint64_t *words; /* packed: a << 32 | b << 16 | c, UINT64_MAX when empty */
-  uint32_t *slots; /* not packed: 3 per slot */
+  uint32_t bc_bits; /* packed: b and c take bc_bits each; 0: not packed */
+  uint64_t *words;  /* packed: a << 2 bc_bits | b << bc_bits | c; UINT64_MAX when empty */
+  uint32_t *slots;  /* not packed: 3 per slot */
   size_t cap, count;
+  size_t pad; /* packed: slots past cap */
 } ifds_triple_set;
+
+/* Packs triples into one word when the widths allow (a < 2^a_bits, b and c
+ * < 2^bc_bits); otherwise the set keeps three words per triple. */
+void ifds_triple_set_pack(ifds_triple_set *s, uint32_t a_bits, uint32_t bc_bits);
+static inline uint64_t ifds_triple_word(const ifds_triple_set *s, uint32_t a, uint32_t b,
+                                        uint32_t c) {
+  return (uint64_t)a << (2u * s->bc_bits) | (uint64_t)b << s->bc_bits | c;
+}
+/* Slots to visit (cap, plus the pad when packed). */
+static inline size_t ifds_triple_set_slots(const ifds_triple_set *s) { return s->cap + s->pad; }
 
 /* Inserts; *added is 1 when the triple was new. */
 weir_status ifds_triple_set_add(ifds_triple_set *s, uint32_t a, uint32_t b, uint32_t c, int *added);
@@ -39,14 +57,13 @@ static inline void ifds_triple_set_prefetch(const ifds_triple_set *s, uint32_t a
                                             uint32_t c) {
   if (!s->cap) return;
   size_t mask = s->cap - 1;
-  if (s->packed)
-    __builtin_prefetch(s->words +
-                       (ifds_packed_hash((uint64_t)a << 32 | (uint64_t)b << 16 | c) & mask));
+  if (s->bc_bits)
+    __builtin_prefetch(s->words + (ifds_packed_hash(ifds_triple_word(s, a, b, c)) & mask));
   else
     __builtin_prefetch(s->slots + 3 * (ifds_triple_hash(a, b, c) & mask));
 }
 
-/* Slot i (< cap): 1 and the triple if it is occupied, else 0. */
+/* Slot i (< ifds_triple_set_slots): 1 and the triple if it is occupied, else 0. */
 int ifds_triple_set_at(const ifds_triple_set *s, size_t i, uint32_t *a, uint32_t *b, uint32_t *c);
 void ifds_triple_set_free(ifds_triple_set *s);
 

@@ -153,7 +153,7 @@ END_TEST
 
 START_TEST(abi_struct_layout) {
   /* The device code reads these offsets: a change must bump the ABI version. */
-  ck_assert_uint_eq(sizeof(weir_cuda_args), 416);
+  ck_assert_uint_eq(sizeof(weir_cuda_args), WEIR_CUDA_ARGS_BYTES);
   ck_assert_uint_eq(offsetof(weir_cuda_args, binding_bytes), 128);
   ck_assert_uint_eq(offsetof(weir_cuda_args, push), 256);
   ck_assert_uint_eq(offsetof(weir_cuda_args, push) % 8, 0);
