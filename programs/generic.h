@@ -7,14 +7,9 @@
 
 #include <stdint.h>
 
+#include "weir/builtins.h" /* WEIR_GENERIC_WORKGROUP and the push-constant layouts (public) */
 #include "weir/program.h"
 
-#define WEIR_GENERIC_WORKGROUP 64u
-
-typedef struct weir_fill_u32_push { uint32_t value, count; } weir_fill_u32_push;       /* b0[i] = value */
-typedef struct weir_copy_u32_push { uint32_t count; } weir_copy_u32_push;               /* b0[i] = b1[i] */
-typedef struct weir_add_u32_push { uint32_t value, count; } weir_add_u32_push;         /* b0[i] += value */
-typedef struct weir_atomic_add_u32_push { uint32_t value; } weir_atomic_add_u32_push;  /* atomic b0[0] += value, per invocation */
 /* counter_u32: b0[0] += 1 by one invocation, no push constants. */
 
 void weir_host_noop(const weir_host_invocation *inv);

@@ -2,7 +2,10 @@
  * uninit, uaf) through the LLVM frontend (frontends/llvm), solved by the
  * reference solver or the resident engine, findings printed compiler-style
  * and written as SARIF 2.1.0. The frontend is compiled in only when LLVM 14
- * was found at configure time (WEIR_HAVE_LLVM_FRONTEND). */
+ * was found at configure time, and then into a helper program of its own,
+ * weir-analyze (WEIR_HAVE_LLVM_FRONTEND; analyze_main.c), so that the weir
+ * command does not load LLVM: `weir analyze` runs the helper
+ * (WEIR_ANALYZE_HELPER). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +65,44 @@ static int report_error(weir_status status) {
 
 #ifndef WEIR_HAVE_LLVM_FRONTEND
 
+#ifdef WEIR_ANALYZE_HELPER
+/* The frontend lives in a helper program, weir-analyze (the only part of weir
+ * that links LLVM), found next to this executable (a build tree) or at
+ * WEIR_ANALYZE_HELPER relative to it (an installation: libexec/weir). Runs it
+ * in place of this process; returns only when there is none to run. */
+static void exec_helper(char **argv) {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return;
+  self[n] = '\0';
+  char *slash = strrchr(self, '/');
+  if (!slash) return;
+  slash[1] = '\0';
+  const char *candidates[] = {"weir-analyze", WEIR_ANALYZE_HELPER};
+  for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; ++i) {
+    char path[4096 + 256];
+    snprintf(path, sizeof path, "%s%s", self, candidates[i]);
+    if (access(path, X_OK) != 0) continue;
+    char *saved = argv[0];
+    argv[0] = path; /* argv ends with NULL (main's argv, split by weir.c) */
+    fflush(NULL);
+    execv(path, argv);
+    argv[0] = saved;
+    fprintf(stderr, "weir analyze: cannot run %s: %s. Fix: reinstall weir, or rebuild it "
+            "(cmake --build).\n", path, strerror(errno));
+    exit(EXIT_FAILURE_RUN);
+  }
+  fprintf(stderr, "weir analyze: the LLVM IR frontend of this weir, weir-analyze, is not next to "
+          "%sweir nor at %s%s. Fix: reinstall weir, or rebuild it (cmake --build).\n",
+          self, self, WEIR_ANALYZE_HELPER);
+  exit(EXIT_FAILURE_RUN);
+}
+#endif
+
 int weir_cmd_analyze(int argc, char **argv) {
+#ifdef WEIR_ANALYZE_HELPER
+  exec_helper(argv);
+#endif
   for (int i = 1; i < argc; ++i)
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       usage(stdout);

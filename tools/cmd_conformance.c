@@ -1,5 +1,5 @@
 /* `weir conformance --backend SPEC [--filter TEXT]`: the backend conformance
- * suite (tests/conformance) against any backend, in-tree or plugin. Prints a
+ * suite (tools/conformance) against any backend, in-tree or plugin. Prints a
  * line per case and a closing "N passed, N failed" line; exits 0 when every
  * case passed, 1 when one failed or the backend was refused (wrong plugin ABI),
  * 77 when the backend is not available here (CTest's skip code), 2 on bad
@@ -10,10 +10,7 @@
 
 #include "tools/commands.h"
 
-#ifdef WEIR_HAVE_CONFORMANCE
-#include "tests/conformance/conformance.h"
-
-#endif
+#include "tools/conformance/conformance.h"
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -50,19 +47,10 @@ int weir_cmd_conformance(int argc, char **argv) {
             "--backend cpu).\n");
     return 2;
   }
-#ifdef WEIR_HAVE_CONFORMANCE
   /* The suite skips a backend that is not available here and fails one that
    * is refused (a plugin of the wrong ABI); it probes in a child process so
    * that no driver is initialised before it forks its test processes. */
   int rc = weir_conformance_run(spec, filter, stdout);
   fflush(stdout);
   return rc;
-#else
-  fprintf(stderr,
-          "weir conformance: this weir was built without the test suites, so the "
-          "conformance suite for '%s'%s%s is not here. Fix: reconfigure with "
-          "-DWEIR_BUILD_TESTS=ON (needs the Debian package check).\n",
-          spec, filter ? " filter " : "", filter ? filter : "");
-  return 1;
-#endif
 }

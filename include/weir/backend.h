@@ -19,6 +19,8 @@
 #ifndef WEIR_BACKEND_H
 #define WEIR_BACKEND_H
 
+#include "weir/export.h"
+
 #include "weir/weir.h"
 
 #ifdef __cplusplus
@@ -136,6 +138,14 @@ typedef struct weir_provider {
  * WEIR_BACKEND_PATH) exports exactly this function. */
 #define WEIR_PLUGIN_ENTRY_NAME "weir_plugin_register"
 typedef const weir_provider *(*weir_plugin_register_fn)(void);
+
+/* Opens a backend compiled into the application itself (no plugin file):
+ * `provider` is validated like a plugin's (ABI version, required fields), then
+ * opened on device `index` (WEIR_DEVICE_DEFAULT for the best one) with the
+ * engine's validation and defaults. The provider must outlive the instance. */
+WEIR_API weir_status weir_backend_open_provider(const weir_provider *provider, uint32_t index,
+                                                const weir_open_options *options,
+                                                weir_backend **out);
 
 #ifdef __cplusplus
 }

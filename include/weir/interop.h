@@ -18,6 +18,8 @@
 #ifndef WEIR_INTEROP_H
 #define WEIR_INTEROP_H
 
+#include "weir/export.h"
+
 #include <dlpack/dlpack.h>
 
 #include "weir/residency.h"
@@ -27,14 +29,14 @@ extern "C" {
 #endif
 
 /* The backend's device as a DLDevice. */
-weir_status weir_dlpack_device(weir_backend *backend, DLDevice *out);
+WEIR_API weir_status weir_dlpack_device(weir_backend *backend, DLDevice *out);
 
 /* "kDLCPU", "kDLCUDA", "kDLVulkan", ... ("unknown" otherwise), for messages. */
-const char *weir_dlpack_device_type_name(int device_type);
+WEIR_API const char *weir_dlpack_device_type_name(int device_type);
 
 /* WEIR_OK if weir can carry elements of `dtype`; else WEIR_ERR_UNSUPPORTED
  * naming the type. */
-weir_status weir_dlpack_check_dtype(DLDataType dtype);
+WEIR_API weir_status weir_dlpack_check_dtype(DLDataType dtype);
 
 /* Exports `view` as a new DLManagedTensor of element type `dtype` (whose size
  * must be view->element_bytes). data is the buffer's base pointer and
@@ -42,7 +44,7 @@ weir_status weir_dlpack_check_dtype(DLDataType dtype);
  * tensor retains the chunk; its deleter releases it and frees the tensor.
  * Refused (WEIR_ERR_UNSUPPORTED) on backends with no consumer pointer
  * (vulkan). */
-weir_status weir_dlpack_export(const weir_view *view, DLDataType dtype, DLManagedTensor **out);
+WEIR_API weir_status weir_dlpack_export(const weir_view *view, DLDataType dtype, DLManagedTensor **out);
 
 /* Imports `tensor` on `backend` (its device must equal the tensor's device).
  * On success weir takes over the managed tensor: *out_view's chunk (reference
@@ -50,7 +52,7 @@ weir_status weir_dlpack_export(const weir_view *view, DLDataType dtype, DLManage
  * its last reference is released. On failure the caller still owns `tensor`.
  * out_dtype may be NULL. The view spans the tensor's elements; its chunk
  * covers exactly the bytes from the first to one past the last element. */
-weir_status weir_dlpack_import(weir_backend *backend, DLManagedTensor *tensor,
+WEIR_API weir_status weir_dlpack_import(weir_backend *backend, DLManagedTensor *tensor,
                                weir_view *out_view, DLDataType *out_dtype);
 
 #ifdef __cplusplus

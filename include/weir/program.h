@@ -10,6 +10,8 @@
 #ifndef WEIR_PROGRAM_H
 #define WEIR_PROGRAM_H
 
+#include "weir/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,7 +29,7 @@ typedef enum weir_program_format {
   WEIR_FORMAT_CUDA = 2   /* a fatbin/PTX image and an entry-point name */
 } weir_program_format;
 
-const char *weir_program_format_name(weir_program_format format);
+WEIR_API const char *weir_program_format_name(weir_program_format format);
 
 typedef struct weir_grid {
   uint32_t x, y, z; /* workgroup counts; {0,0,0} means "the program's default" */
@@ -71,19 +73,19 @@ typedef struct weir_program {
 } weir_program;
 
 /* Does `program` carry code in `format`? */
-int weir_program_has_format(const weir_program *program, weir_program_format format);
+WEIR_API int weir_program_has_format(const weir_program *program, weir_program_format format);
 
 /* Checks a program's declaration (name, counts, sizes); used by dispatch and
  * registration so that a hand-filled struct fails early with a clear message. */
 #include "weir/status.h"
-weir_status weir_program_validate(const weir_program *program);
+WEIR_API weir_status weir_program_validate(const weir_program *program);
 
 /* The built-in programs (programs/): noop, fill_u32, copy_u32, add_u32,
  * counter_u32, atomic_add_u32, and the IFDS engine's kernels. Looked up by
  * exact name; NULL if unknown. */
-const weir_program *weir_builtin_program(const char *name);
-size_t weir_builtin_program_count(void);
-const weir_program *weir_builtin_program_at(size_t index);
+WEIR_API const weir_program *weir_builtin_program(const char *name);
+WEIR_API size_t weir_builtin_program_count(void);
+WEIR_API const weir_program *weir_builtin_program_at(size_t index);
 
 #ifdef __cplusplus
 }

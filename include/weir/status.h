@@ -8,6 +8,8 @@
 #ifndef WEIR_STATUS_H
 #define WEIR_STATUS_H
 
+#include "weir/export.h"
+
 #include <stdarg.h>
 
 #ifdef __cplusplus
@@ -37,22 +39,22 @@ typedef enum weir_status {
 } weir_status;
 
 /* Stable short name of a status ("WEIR_ERR_OUT_OF_RANGE"). */
-const char *weir_status_name(weir_status status);
+WEIR_API const char *weir_status_name(weir_status status);
 
 /* Message of the last failure on this thread; "" if none since weir_clear_error. */
-const char *weir_last_error(void);
-void weir_clear_error(void);
+WEIR_API const char *weir_last_error(void);
+WEIR_API void weir_clear_error(void);
 
 /* Records a message for this thread and returns `status`, so that a failing
  * path reads `return weir_fail(WEIR_ERR_OUT_OF_RANGE, "...Fix: ...", ...);`.
  * Messages longer than the internal buffer are cut with a trailing "...".
  * Exported for backends and plugins. */
-weir_status weir_fail(weir_status status, const char *fmt, ...) WEIR_PRINTF(2, 3);
-weir_status weir_failv(weir_status status, const char *fmt, va_list ap);
+WEIR_API weir_status weir_fail(weir_status status, const char *fmt, ...) WEIR_PRINTF(2, 3);
+WEIR_API weir_status weir_failv(weir_status status, const char *fmt, va_list ap);
 
 /* Prefixes the current thread's message with "CONTEXT: " and returns status;
  * used when a lower layer's message needs the caller's context. */
-weir_status weir_fail_context(weir_status status, const char *fmt, ...) WEIR_PRINTF(2, 3);
+WEIR_API weir_status weir_fail_context(weir_status status, const char *fmt, ...) WEIR_PRINTF(2, 3);
 
 #define WEIR_TRY(expr)                                                                   \
   do {                                                                                   \

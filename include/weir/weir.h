@@ -12,17 +12,18 @@
 #ifndef WEIR_WEIR_H
 #define WEIR_WEIR_H
 
+#include "weir/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #include "weir/program.h"
 #include "weir/status.h"
+#include "weir/version.h" /* WEIR_VERSION_STRING, weir_version() */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define WEIR_VERSION_STRING "0.1.0"
 
 typedef struct weir_backend weir_backend;
 
@@ -64,8 +65,8 @@ typedef struct weir_open_options {
  * WEIR_BACKEND_PATH. "auto" picks CUDA, else a Vulkan device that is not a
  * CPU implementation, else cpu. An unavailable backend gives
  * WEIR_ERR_UNAVAILABLE naming what is missing. */
-weir_status weir_backend_open(const char *spec, weir_backend **out);
-weir_status weir_backend_open_ex(const char *spec, const weir_open_options *options,
+WEIR_API weir_status weir_backend_open(const char *spec, weir_backend **out);
+WEIR_API weir_status weir_backend_open_ex(const char *spec, const weir_open_options *options,
                                  weir_backend **out);
 /* Drops the caller's reference. The instance (and every buffer still alive)
  * is freed when the last reference goes: objects that must outlive the
@@ -84,8 +85,8 @@ weir_status weir_backend_open_ex(const char *spec, const weir_open_options *opti
  * heap-use-after-free instead. Not detected (undefined): calls on a closed
  * instance whose memory was reused by a new instance (they act on the new
  * one), and calls racing with the last close on another thread. */
-void weir_backend_close(weir_backend *backend);
-void weir_backend_retain(weir_backend *backend);
+WEIR_API void weir_backend_close(weir_backend *backend);
+WEIR_API void weir_backend_retain(weir_backend *backend);
 
 typedef struct weir_device_info {
   char backend_id[16];  /* "cpu", "vulkan", "cuda", plugin id */
@@ -104,10 +105,10 @@ typedef struct weir_device_info {
   char details[1536];   /* further "key: value" lines for `weir info` */
 } weir_device_info;
 
-const char *weir_backend_id(const weir_backend *backend);
-const char *weir_backend_version(const weir_backend *backend);
-weir_program_format weir_backend_format(const weir_backend *backend);
-weir_status weir_backend_device_info(weir_backend *backend, weir_device_info *out);
+WEIR_API const char *weir_backend_id(const weir_backend *backend);
+WEIR_API const char *weir_backend_version(const weir_backend *backend);
+WEIR_API weir_program_format weir_backend_format(const weir_backend *backend);
+WEIR_API weir_status weir_backend_device_info(weir_backend *backend, weir_device_info *out);
 
 /* What each known backend is: compiled in, available or why not. For `weir info`. */
 typedef struct weir_backend_report {
@@ -120,9 +121,9 @@ typedef struct weir_backend_report {
 
 /* Fills up to `capacity` reports (built-in backends, then plugins on
  * WEIR_BACKEND_PATH); *count receives the total. */
-weir_status weir_backend_reports(weir_backend_report *reports, size_t capacity, size_t *count);
+WEIR_API weir_status weir_backend_reports(weir_backend_report *reports, size_t capacity, size_t *count);
 /* Describes device `index` of backend `id` without keeping it open. */
-weir_status weir_backend_describe(const char *id, uint32_t index, weir_device_info *out);
+WEIR_API weir_status weir_backend_describe(const char *id, uint32_t index, weir_device_info *out);
 
 /* ---- counters ----------------------------------------------------------- */
 
@@ -137,16 +138,16 @@ typedef struct weir_backend_stats {
   uint64_t live_buffers;
 } weir_backend_stats;
 
-void weir_backend_get_stats(const weir_backend *backend, weir_backend_stats *out);
+WEIR_API void weir_backend_get_stats(const weir_backend *backend, weir_backend_stats *out);
 /* Zeroes the counters; peak_resident_bytes restarts from resident_bytes. */
-void weir_backend_reset_stats(weir_backend *backend);
+WEIR_API void weir_backend_reset_stats(weir_backend *backend);
 
 /* ---- buffers ------------------------------------------------------------ */
 
 /* Exactly `bytes` bytes (>= 1), contents unspecified. */
-weir_status weir_allocate(weir_backend *backend, uint64_t bytes, weir_buffer *out);
-weir_status weir_free(weir_backend *backend, weir_buffer buffer);
-weir_status weir_buffer_size(const weir_backend *backend, weir_buffer buffer, uint64_t *bytes);
+WEIR_API weir_status weir_allocate(weir_backend *backend, uint64_t bytes, weir_buffer *out);
+WEIR_API weir_status weir_free(weir_backend *backend, weir_buffer buffer);
+WEIR_API weir_status weir_buffer_size(const weir_backend *backend, weir_buffer buffer, uint64_t *bytes);
 
 typedef struct weir_upload_item {
   weir_buffer buffer;
@@ -156,12 +157,12 @@ typedef struct weir_upload_item {
 } weir_upload_item;
 
 /* Writes `bytes` bytes at offset 0 (bytes <= size). */
-weir_status weir_upload(weir_backend *backend, weir_buffer buffer, const void *data,
+WEIR_API weir_status weir_upload(weir_backend *backend, weir_buffer buffer, const void *data,
                         uint64_t bytes);
 /* Many uploads as ONE staging operation and one synchronization. */
-weir_status weir_upload_many(weir_backend *backend, const weir_upload_item *items, size_t count);
+WEIR_API weir_status weir_upload_many(weir_backend *backend, const weir_upload_item *items, size_t count);
 /* Ranged uploads at byte offsets, one operation. */
-weir_status weir_upload_at_many(weir_backend *backend, const weir_upload_item *items, size_t count);
+WEIR_API weir_status weir_upload_at_many(weir_backend *backend, const weir_upload_item *items, size_t count);
 
 typedef struct weir_range {
   weir_buffer buffer;
@@ -170,19 +171,19 @@ typedef struct weir_range {
 } weir_range;
 
 /* Whole buffer into a new malloc() block (caller frees with free()). */
-weir_status weir_download(weir_backend *backend, weir_buffer buffer, void **out_data,
+WEIR_API weir_status weir_download(weir_backend *backend, weir_buffer buffer, void **out_data,
                           uint64_t *out_bytes);
 /* Whole buffer into caller memory of `capacity` bytes (>= size). */
-weir_status weir_download_into(weir_backend *backend, weir_buffer buffer, void *dst,
+WEIR_API weir_status weir_download_into(weir_backend *backend, weir_buffer buffer, void *dst,
                                uint64_t capacity);
 /* Only [offset, offset+bytes) is transferred. */
-weir_status weir_download_range(weir_backend *backend, weir_buffer buffer, uint64_t offset,
+WEIR_API weir_status weir_download_range(weir_backend *backend, weir_buffer buffer, uint64_t offset,
                                 uint64_t bytes, void **out_data);
-weir_status weir_download_range_into(weir_backend *backend, weir_buffer buffer, uint64_t offset,
+WEIR_API weir_status weir_download_range_into(weir_backend *backend, weir_buffer buffer, uint64_t offset,
                                      uint64_t bytes, void *dst);
 /* outputs[i] receives ranges[i]; one synchronization. On any error no output
  * is written. */
-weir_status weir_download_ranges_into(weir_backend *backend, const weir_range *ranges,
+WEIR_API weir_status weir_download_ranges_into(weir_backend *backend, const weir_range *ranges,
                                       size_t range_count, void *const *outputs,
                                       size_t output_count);
 
@@ -190,10 +191,10 @@ weir_status weir_download_ranges_into(weir_backend *backend, const weir_range *r
  * later operations of the instance (no host wait of its own on backends with
  * a device copy; the engine's fallback for others stages through host memory
  * in 4 MiB pieces, two synchronizations per piece, counted in the stats). */
-weir_status weir_copy(weir_backend *backend, weir_buffer dst, uint64_t dst_offset,
+WEIR_API weir_status weir_copy(weir_backend *backend, weir_buffer dst, uint64_t dst_offset,
                       weir_buffer src, uint64_t src_offset, uint64_t bytes);
 /* Waits until everything enqueued on the instance has completed. */
-weir_status weir_finish(weir_backend *backend);
+WEIR_API weir_status weir_finish(weir_backend *backend);
 
 /* ---- dispatch ----------------------------------------------------------- */
 
@@ -207,7 +208,7 @@ typedef struct weir_step {
 } weir_step;
 
 /* One dispatch, completed before the call returns (one fence). */
-weir_status weir_dispatch(weir_backend *backend, const weir_program *program,
+WEIR_API weir_status weir_dispatch(weir_backend *backend, const weir_program *program,
                           const weir_buffer *bindings, uint32_t binding_count, weir_grid grid,
                           const void *push_constants, uint32_t push_constant_bytes);
 
@@ -217,7 +218,7 @@ weir_status weir_dispatch(weir_backend *backend, const weir_program *program,
  * the engine's fallback takes one per step, and the stats say so.
  * outputs[i] receives reads[i]. Programs are cached per instance by address
  * and re-validated when the struct's contents change. */
-weir_status weir_dispatch_sequence_read_ranges_into(weir_backend *backend,
+WEIR_API weir_status weir_dispatch_sequence_read_ranges_into(weir_backend *backend,
                                                     const weir_step *steps, size_t step_count,
                                                     const weir_range *reads, size_t read_count,
                                                     void *const *outputs, size_t output_count);
@@ -225,11 +226,11 @@ weir_status weir_dispatch_sequence_read_ranges_into(weir_backend *backend,
 /* 1 when this backend runs a sequence (and a repeated sequence) behind one
  * synchronization itself; 0 when the engine's fallback dispatches it step by
  * step, one fence each (a minimal plugin). */
-int weir_backend_batches_sequences(const weir_backend *backend);
+WEIR_API int weir_backend_batches_sequences(const weir_backend *backend);
 
 /* prefix once, then `repeated` repeat_count times (0 allowed), then the read
  * ranges, behind ONE synchronization; no per-iteration host allocation. */
-weir_status weir_dispatch_repeated_sequence_read_ranges_into(
+WEIR_API weir_status weir_dispatch_repeated_sequence_read_ranges_into(
     weir_backend *backend, const weir_step *prefix, size_t prefix_count,
     const weir_step *repeated, size_t repeated_count, uint64_t repeat_count,
     const weir_range *reads, size_t read_count, void *const *outputs, size_t output_count);
@@ -237,7 +238,7 @@ weir_status weir_dispatch_repeated_sequence_read_ranges_into(
 /* Runs the steps as one sequence and writes each step's execution time in
  * nanoseconds to step_ns[i] (device timestamps where the backend has them;
  * weir_device_info.timestamps_are_device says which). */
-weir_status weir_dispatch_sequence_timed(weir_backend *backend, const weir_step *steps,
+WEIR_API weir_status weir_dispatch_sequence_timed(weir_backend *backend, const weir_step *steps,
                                          size_t step_count, uint64_t *step_ns);
 
 /* ---- external memory (DLPack interop builds on these) -------------------- */
@@ -245,11 +246,11 @@ weir_status weir_dispatch_sequence_timed(weir_backend *backend, const weir_step 
 /* The pointer a consumer on this device dereferences for `buffer` (a host
  * pointer on cpu, a CUdeviceptr on cuda). WEIR_ERR_UNSUPPORTED where the
  * backend has no such pointer (vulkan). */
-weir_status weir_buffer_export_pointer(weir_backend *backend, weir_buffer buffer, void **out);
+WEIR_API weir_status weir_buffer_export_pointer(weir_backend *backend, weir_buffer buffer, void **out);
 /* Wraps memory weir does not own (a host pointer on cpu, a device pointer on
  * cuda) as a buffer of `bytes` bytes. weir_free forgets the buffer without
  * freeing the memory; it does not count towards the resident bytes. */
-weir_status weir_buffer_import_external(weir_backend *backend, void *pointer, uint64_t bytes,
+WEIR_API weir_status weir_buffer_import_external(weir_backend *backend, void *pointer, uint64_t bytes,
                                         weir_buffer *out);
 
 /* ---- programs by name ---------------------------------------------------- */
@@ -257,9 +258,9 @@ weir_status weir_buffer_import_external(weir_backend *backend, void *pointer, ui
 /* Makes a user program findable by name on this instance (the struct must
  * outlive the instance). Names must be unique among registered and built-in
  * programs. */
-weir_status weir_backend_register_program(weir_backend *backend, const weir_program *program);
+WEIR_API weir_status weir_backend_register_program(weir_backend *backend, const weir_program *program);
 /* Registered programs first, then built-ins; NULL if neither has `name`. */
-const weir_program *weir_backend_find_program(const weir_backend *backend, const char *name);
+WEIR_API const weir_program *weir_backend_find_program(const weir_backend *backend, const char *name);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,9 @@
-/* CTest runner of the conformance suite: conformance_runner SPEC [FILTER].
+/* CTest runner of the conformance suite (tools/conformance, the same code as
+ * `weir conformance`): conformance_runner SPEC [FILTER].
  * Exits 0 (all passed), 1 (failures) or 77 (backend unavailable: CTest SKIP). */
 #include <stdio.h>
 
-#include "tests/conformance/conformance.h"
+#include "tools/conformance/conformance.h"
 
 int main(int argc, char **argv) {
   if (argc < 2 || argc > 3) {

@@ -1,16 +1,19 @@
 /* The conformance suite: what every backend must do, written once against
- * the public interface (weir.h) and run against any backend spec. Each test
- * opens the backend in a checked fixture, i.e. inside Check's forked child,
- * because some drivers (Vulkan) do not survive a fork after device creation. */
-#include <check.h>
+ * the public interface (weir.h) and run against any backend spec. Part of
+ * the `weir` command (no test framework at run time: assert.h, runner.c).
+ * Each case opens the backend in its fixture, i.e. inside the case's child
+ * process, because some drivers (Vulkan) do not survive a fork after device
+ * creation. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "programs/generic.h"
-#include "tests/conformance/conformance.h"
+#include "tools/conformance/assert.h"
+#include "tools/conformance/conformance.h"
+#include "tools/conformance/runner.h"
+#include "weir/builtins.h"
 #include "weir/weir.h"
 
 /* The harness's own state: the spec under test and the open instance of the
@@ -20,7 +23,7 @@ static weir_backend *g_b;
 
 static void open_backend(void) {
   weir_status st = weir_backend_open(g_spec, &g_b);
-  ck_assert_msg(st == WEIR_OK, "opening %s: %s", g_spec, weir_last_error());
+  conf_assert_msg(st == WEIR_OK, "opening %s: %s", g_spec, weir_last_error());
 }
 
 static void close_backend(void) {
@@ -28,13 +31,13 @@ static void close_backend(void) {
   g_b = NULL;
 }
 
-#define OK(expr) ck_assert_msg((expr) == WEIR_OK, "%s failed: %s", #expr, weir_last_error())
+#define OK(expr) conf_assert_msg((expr) == WEIR_OK, "%s failed: %s", #expr, weir_last_error())
 #define FAILS_WITH(expr, status)                                                              \
   do {                                                                                        \
     weir_status st_ = (expr);                                                                 \
-    ck_assert_msg(st_ == (status), "%s returned %s, expected %s (%s)", #expr,                 \
+    conf_assert_msg(st_ == (status), "%s returned %s, expected %s (%s)", #expr,                 \
                   weir_status_name(st_), weir_status_name(status), weir_last_error());       \
-    ck_assert_msg(strstr(weir_last_error(), "Fix:") != NULL, "message lacks a Fix: hint: %s",  \
+    conf_assert_msg(strstr(weir_last_error(), "Fix:") != NULL, "message lacks a Fix: hint: %s",  \
                   weir_last_error());                                                         \
   } while (0)
 
@@ -66,29 +69,28 @@ static uint32_t read_u32(weir_buffer buf, uint32_t index) {
 
 static const weir_program *program(const char *name) {
   const weir_program *p = weir_backend_find_program(g_b, name);
-  ck_assert_msg(p != NULL, "built-in program %s missing", name);
+  conf_assert_msg(p != NULL, "built-in program %s missing", name);
   return p;
 }
 
 /* ---- buffers -------------------------------------------------------------- */
 
-START_TEST(exact_sizes) {
+CONF_TEST(exact_sizes) {
   static const uint64_t sizes[] = {1, 3, 4097, 64ull << 20};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
     weir_buffer b;
     uint64_t got = 0;
     OK(weir_allocate(g_b, sizes[i], &b));
     OK(weir_buffer_size(g_b, b, &got));
-    ck_assert_uint_eq(got, sizes[i]);
+    conf_assert_uint_eq(got, sizes[i]);
     OK(weir_free(g_b, b));
   }
   weir_buffer b;
   FAILS_WITH(weir_allocate(g_b, 0, &b), WEIR_ERR_INVALID_ARGUMENT);
   FAILS_WITH(weir_allocate(g_b, UINT64_MAX / 2, &b), WEIR_ERR_OUT_OF_MEMORY);
 }
-END_TEST
 
-START_TEST(round_trips) {
+CONF_TEST(round_trips) {
   static const uint64_t sizes[] = {1, 3, 4097, 64ull << 20};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
     size_t n = (size_t)sizes[i];
@@ -99,21 +101,20 @@ START_TEST(round_trips) {
     OK(weir_upload(g_b, b, src, n));
     memset(dst, 0, n);
     OK(weir_download_into(g_b, b, dst, n));
-    ck_assert_msg(memcmp(src, dst, n) == 0, "round trip of %zu bytes differs", n);
+    conf_assert_msg(memcmp(src, dst, n) == 0, "round trip of %zu bytes differs", n);
     void *copy = NULL;
     uint64_t copy_bytes = 0;
     OK(weir_download(g_b, b, &copy, &copy_bytes));
-    ck_assert_uint_eq(copy_bytes, n);
-    ck_assert(memcmp(copy, src, n) == 0);
+    conf_assert_uint_eq(copy_bytes, n);
+    conf_assert(memcmp(copy, src, n) == 0);
     free(copy);
     OK(weir_free(g_b, b));
     free(src);
     free(dst);
   }
 }
-END_TEST
 
-START_TEST(ranged_downloads) {
+CONF_TEST(ranged_downloads) {
   enum { N = 4096 + 7 };
   unsigned char src[N], out[N + 2];
   fill_random(src, N, 7);
@@ -125,13 +126,13 @@ START_TEST(ranged_downloads) {
     uint64_t len = N - offs[i] < 17 ? N - offs[i] : 17;
     memset(out, 0xAA, sizeof out);
     OK(weir_download_range_into(g_b, b, offs[i], len, out + 1));
-    ck_assert(memcmp(out + 1, src + offs[i], len) == 0);
-    ck_assert_uint_eq(out[0], 0xAA);       /* nothing before the range */
-    ck_assert_uint_eq(out[1 + len], 0xAA); /* nothing after the range */
+    conf_assert(memcmp(out + 1, src + offs[i], len) == 0);
+    conf_assert_uint_eq(out[0], 0xAA);       /* nothing before the range */
+    conf_assert_uint_eq(out[1 + len], 0xAA); /* nothing after the range */
   }
   void *range = NULL;
   OK(weir_download_range(g_b, b, N - 1, 1, &range));
-  ck_assert_uint_eq(((unsigned char *)range)[0], src[N - 1]); /* the last byte */
+  conf_assert_uint_eq(((unsigned char *)range)[0], src[N - 1]); /* the last byte */
   free(range);
   /* Refusals leave the output untouched. */
   memset(out, 0x55, sizeof out);
@@ -140,12 +141,11 @@ START_TEST(ranged_downloads) {
   FAILS_WITH(weir_download_range_into(g_b, b, UINT64_MAX, 2, out), WEIR_ERR_OUT_OF_RANGE);
   FAILS_WITH(weir_download_range_into(g_b, b, 2, UINT64_MAX, out), WEIR_ERR_OUT_OF_RANGE);
   FAILS_WITH(weir_download_into(g_b, b, out, N - 1), WEIR_ERR_OUT_OF_RANGE);
-  for (size_t i = 0; i < sizeof out; ++i) ck_assert_uint_eq(out[i], 0x55);
+  for (size_t i = 0; i < sizeof out; ++i) conf_assert_uint_eq(out[i], 0x55);
   OK(weir_download_range_into(g_b, b, N, 0, out)); /* empty range at the end is fine */
 }
-END_TEST
 
-START_TEST(ranged_uploads) {
+CONF_TEST(ranged_uploads) {
   enum { N = 1024 };
   unsigned char expect[N], got[N], patch[3][40];
   fill_random(expect, N, 3);
@@ -161,28 +161,27 @@ START_TEST(ranged_uploads) {
   }
   OK(weir_upload_at_many(g_b, items, 3));
   OK(weir_download_into(g_b, b, got, N));
-  ck_assert(memcmp(got, expect, N) == 0);
+  conf_assert(memcmp(got, expect, N) == 0);
   /* The last byte alone. */
   unsigned char last = 0x5A;
   weir_upload_item one = {b, N - 1, &last, 1};
   OK(weir_upload_at_many(g_b, &one, 1));
-  ck_assert_uint_eq(read_u32(b, N / 4 - 1) >> 24, 0x5A);
+  conf_assert_uint_eq(read_u32(b, N / 4 - 1) >> 24, 0x5A);
   expect[N - 1] = 0x5A;
   /* A batch with one bad item changes nothing. */
   unsigned char junk[64] = {0};
   weir_upload_item bad[2] = {{b, 0, junk, 64}, {b, N - 10, junk, 11}};
   FAILS_WITH(weir_upload_at_many(g_b, bad, 2), WEIR_ERR_OUT_OF_RANGE);
   OK(weir_download_into(g_b, b, got, N));
-  ck_assert(memcmp(got, expect, N) == 0);
+  conf_assert(memcmp(got, expect, N) == 0);
   /* upload_many writes from offset 0 only; weir_upload refuses too much. */
   weir_upload_item off = {b, 4, junk, 4};
   FAILS_WITH(weir_upload_many(g_b, &off, 1), WEIR_ERR_INVALID_ARGUMENT);
   unsigned char big[N + 1];
   FAILS_WITH(weir_upload(g_b, b, big, N + 1), WEIR_ERR_OUT_OF_RANGE);
 }
-END_TEST
 
-START_TEST(many_buffers) {
+CONF_TEST(many_buffers) {
   enum { COUNT = 64, SIZE = 300 };
   weir_buffer bufs[COUNT];
   unsigned char src[COUNT][SIZE], dst[COUNT][8];
@@ -201,20 +200,19 @@ START_TEST(many_buffers) {
   OK(weir_upload_many(g_b, items, COUNT));
   OK(weir_download_ranges_into(g_b, ranges, COUNT, outs, COUNT));
   weir_backend_get_stats(g_b, &after);
-  ck_assert_uint_eq(after.host_syncs - before.host_syncs, 2); /* one per batch */
-  ck_assert_uint_eq(after.bytes_downloaded - before.bytes_downloaded, COUNT * 8);
-  for (int i = 0; i < COUNT; ++i) ck_assert(memcmp(dst[i], src[i] + i * 4, 8) == 0);
+  conf_assert_uint_eq(after.host_syncs - before.host_syncs, 2); /* one per batch */
+  conf_assert_uint_eq(after.bytes_downloaded - before.bytes_downloaded, COUNT * 8);
+  for (int i = 0; i < COUNT; ++i) conf_assert(memcmp(dst[i], src[i] + i * 4, 8) == 0);
   memset(dst, 0x33, sizeof dst);
   FAILS_WITH(weir_download_ranges_into(g_b, ranges, COUNT, outs, COUNT - 1),
              WEIR_ERR_INVALID_ARGUMENT);
   ranges[COUNT - 1].offset = SIZE - 7; /* 8 bytes from there run past the end */
   FAILS_WITH(weir_download_ranges_into(g_b, ranges, COUNT, outs, COUNT), WEIR_ERR_OUT_OF_RANGE);
   for (int i = 0; i < COUNT; ++i)
-    for (int j = 0; j < 8; ++j) ck_assert_uint_eq(dst[i][j], 0x33);
+    for (int j = 0; j < 8; ++j) conf_assert_uint_eq(dst[i][j], 0x33);
 }
-END_TEST
 
-START_TEST(device_copy) {
+CONF_TEST(device_copy) {
   enum { N = 4096 };
   unsigned char src[N], got[N];
   fill_random(src, N, 11);
@@ -227,17 +225,16 @@ START_TEST(device_copy) {
   OK(weir_copy(g_b, c, 100, a, 1000, 2000));
   OK(weir_finish(g_b));
   OK(weir_download_into(g_b, c, got, N));
-  ck_assert(memcmp(got + 100, src + 1000, 2000) == 0);
-  ck_assert_uint_eq(got[99], 0);
-  ck_assert_uint_eq(got[2100], 0);
+  conf_assert(memcmp(got + 100, src + 1000, 2000) == 0);
+  conf_assert_uint_eq(got[99], 0);
+  conf_assert_uint_eq(got[2100], 0);
   FAILS_WITH(weir_copy(g_b, c, N - 10, a, 0, 11), WEIR_ERR_OUT_OF_RANGE);
   FAILS_WITH(weir_copy(g_b, a, 0, a, 10, 20), WEIR_ERR_INVALID_ARGUMENT); /* overlap */
 }
-END_TEST
 
 /* ---- handles ---------------------------------------------------------------- */
 
-START_TEST(foreign_freed_and_double_freed) {
+CONF_TEST(foreign_freed_and_double_freed) {
   weir_buffer a;
   OK(weir_allocate(g_b, 64, &a));
   weir_backend *other = NULL;
@@ -264,31 +261,29 @@ START_TEST(foreign_freed_and_double_freed) {
   FAILS_WITH(weir_free(g_b, WEIR_NULL_BUFFER), WEIR_ERR_FOREIGN_RESOURCE);
   OK(weir_free(g_b, again));
 }
-END_TEST
 
-START_TEST(memory_cap) {
+CONF_TEST(memory_cap) {
   weir_backend *capped = NULL;
   weir_open_options options = {.memory_limit_bytes = 1u << 20};
   OK(weir_backend_open_ex(g_spec, &options, &capped));
   weir_buffer a, c;
   OK(weir_allocate(capped, 768u << 10, &a));
   weir_status st = weir_allocate(capped, 512u << 10, &c);
-  ck_assert_int_eq(st, WEIR_ERR_OUT_OF_MEMORY);
-  ck_assert_msg(strstr(weir_last_error(), "1048576") != NULL, "limit not named: %s",
+  conf_assert_int_eq(st, WEIR_ERR_OUT_OF_MEMORY);
+  conf_assert_msg(strstr(weir_last_error(), "1048576") != NULL, "limit not named: %s",
                 weir_last_error());
   OK(weir_free(capped, a));
   OK(weir_allocate(capped, 512u << 10, &c));
   weir_backend_stats stats;
   weir_backend_get_stats(capped, &stats);
-  ck_assert_uint_eq(stats.resident_bytes, 512u << 10);
-  ck_assert_uint_eq(stats.peak_resident_bytes, 768u << 10);
+  conf_assert_uint_eq(stats.resident_bytes, 512u << 10);
+  conf_assert_uint_eq(stats.peak_resident_bytes, 768u << 10);
   weir_backend_close(capped); /* frees c */
 }
-END_TEST
 
 /* ---- dispatch ------------------------------------------------------------- */
 
-START_TEST(fill_default_grid) {
+CONF_TEST(fill_default_grid) {
   enum { N = (1 << 20) + 3 };
   weir_buffer b = alloc_u32(N, 0);
   weir_fill_u32_push push = {0xC0FFEEu, N - 1}; /* leave the last element alone */
@@ -296,22 +291,20 @@ START_TEST(fill_default_grid) {
   uint32_t *host = malloc(N * 4ull);
   OK(weir_download_into(g_b, b, host, N * 4ull));
   for (uint32_t i = 0; i < N - 1; ++i)
-    if (host[i] != 0xC0FFEEu) ck_abort_msg("element %u is %u after fill", i, host[i]);
-  ck_assert_uint_eq(host[N - 1], 0);
+    if (host[i] != 0xC0FFEEu) conf_fail("element %u is %u after fill", i, host[i]);
+  conf_assert_uint_eq(host[N - 1], 0);
   free(host);
 }
-END_TEST
 
-START_TEST(atomics_across_workgroups) {
+CONF_TEST(atomics_across_workgroups) {
   weir_buffer counter = alloc_u32(1, 5);
   weir_atomic_add_u32_push push = {3};
   OK(weir_dispatch(g_b, program("atomic_add_u32"), &counter, 1, (weir_grid){1000, 2, 1}, &push,
                    sizeof push));
-  ck_assert_uint_eq(read_u32(counter, 0), 5u + 1000u * 2u * WEIR_GENERIC_WORKGROUP * 3u);
+  conf_assert_uint_eq(read_u32(counter, 0), 5u + 1000u * 2u * WEIR_GENERIC_WORKGROUP * 3u);
 }
-END_TEST
 
-START_TEST(sequence_sees_previous_step) {
+CONF_TEST(sequence_sees_previous_step) {
   enum { N = 10000 };
   weir_buffer a = alloc_u32(N, 0), b = alloc_u32(N, 0), c = alloc_u32(N, 0);
   const weir_program *fill = program("fill_u32"), *copy = program("copy_u32"),
@@ -337,15 +330,14 @@ START_TEST(sequence_sees_previous_step) {
   /* One synchronization when the backend batches sequences; else the
    * engine's fallback: one per dispatch and one for the read-back. */
   uint64_t syncs = weir_backend_batches_sequences(g_b) ? 1 : 5 + 1;
-  ck_assert_uint_eq(first[0], 43);
-  ck_assert_uint_eq(first[1], 43);
-  ck_assert_uint_eq(last[1], 43);
-  ck_assert_uint_eq(bval, 41);
-  ck_assert_uint_eq(after.host_syncs - before.host_syncs, syncs);
-  ck_assert_uint_eq(after.dispatches - before.dispatches, 5);
-  ck_assert_uint_eq(after.bytes_downloaded - before.bytes_downloaded, 20);
+  conf_assert_uint_eq(first[0], 43);
+  conf_assert_uint_eq(first[1], 43);
+  conf_assert_uint_eq(last[1], 43);
+  conf_assert_uint_eq(bval, 41);
+  conf_assert_uint_eq(after.host_syncs - before.host_syncs, syncs);
+  conf_assert_uint_eq(after.dispatches - before.dispatches, 5);
+  conf_assert_uint_eq(after.bytes_downloaded - before.bytes_downloaded, 20);
 }
-END_TEST
 
 static uint32_t run_repeated(uint64_t repeats) {
   weir_buffer counter = alloc_u32(1, 0);
@@ -361,16 +353,16 @@ static uint32_t run_repeated(uint64_t repeats) {
                                                       1, out, 1));
   weir_backend_get_stats(g_b, &after);
   uint64_t syncs = weir_backend_batches_sequences(g_b) ? 1 : 1 + repeats + 1;
-  ck_assert_uint_eq(after.host_syncs - before.host_syncs, syncs);
-  ck_assert_uint_eq(after.dispatches - before.dispatches, 1 + repeats);
+  conf_assert_uint_eq(after.host_syncs - before.host_syncs, syncs);
+  conf_assert_uint_eq(after.dispatches - before.dispatches, 1 + repeats);
   OK(weir_free(g_b, counter));
   return value;
 }
 
-START_TEST(repeated_sequences) {
-  ck_assert_uint_eq(run_repeated(0), 7);
-  ck_assert_uint_eq(run_repeated(1), 8);
-  ck_assert_uint_eq(run_repeated(1000), 1007);
+CONF_TEST(repeated_sequences) {
+  conf_assert_uint_eq(run_repeated(0), 7);
+  conf_assert_uint_eq(run_repeated(1), 8);
+  conf_assert_uint_eq(run_repeated(1000), 1007);
   /* A two-step group, no prefix: each repeat adds 2 then doubles via copy+add. */
   weir_buffer x = alloc_u32(4, 1);
   weir_add_u32_push two = {2, 4};
@@ -380,12 +372,11 @@ START_TEST(repeated_sequences) {
   weir_range read = {x, 0, 16};
   void *out[1] = {vals};
   OK(weir_dispatch_repeated_sequence_read_ranges_into(g_b, NULL, 0, group, 2, 10, &read, 1, out, 1));
-  ck_assert_uint_eq(vals[0], 1 + 10 * 3);
-  ck_assert_uint_eq(vals[3], 1 + 10 * 2);
+  conf_assert_uint_eq(vals[0], 1 + 10 * 3);
+  conf_assert_uint_eq(vals[3], 1 + 10 * 2);
 }
-END_TEST
 
-START_TEST(timed_sequence) {
+CONF_TEST(timed_sequence) {
   weir_buffer x = alloc_u32(256, 0);
   weir_add_u32_push one = {1, 256};
   weir_step steps[3];
@@ -393,13 +384,12 @@ START_TEST(timed_sequence) {
     steps[i] = (weir_step){program("add_u32"), &x, 1, {0, 0, 0}, &one, sizeof one};
   uint64_t ns[3] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
   OK(weir_dispatch_sequence_timed(g_b, steps, 3, ns));
-  for (int i = 0; i < 3; ++i) ck_assert_msg(ns[i] < 10ull * 1000000000ull, "step %d: %llu ns", i,
+  for (int i = 0; i < 3; ++i) conf_assert_msg(ns[i] < 10ull * 1000000000ull, "step %d: %llu ns", i,
                                             (unsigned long long)ns[i]);
-  ck_assert_uint_eq(read_u32(x, 255), 3);
+  conf_assert_uint_eq(read_u32(x, 255), 3);
 }
-END_TEST
 
-START_TEST(refusals) {
+CONF_TEST(refusals) {
   weir_buffer x = alloc_u32(16, 0);
   weir_fill_u32_push push = {1, 16};
   const weir_program *fill = program("fill_u32");
@@ -422,7 +412,7 @@ START_TEST(refusals) {
   stripped.cuda_entry = NULL;
   FAILS_WITH(weir_dispatch(g_b, &stripped, &x, 1, (weir_grid){1, 1, 1}, &push, sizeof push),
              WEIR_ERR_UNSUPPORTED);
-  ck_assert_msg(strstr(weir_last_error(), "fill_u32_without_code") &&
+  conf_assert_msg(strstr(weir_last_error(), "fill_u32_without_code") &&
                     strstr(weir_last_error(),
                            weir_program_format_name(weir_backend_format(g_b))),
                 "message names neither program nor format: %s", weir_last_error());
@@ -433,77 +423,56 @@ START_TEST(refusals) {
   weir_step step = {fill, &x, 1, {0, 0, 0}, &push, sizeof push};
   FAILS_WITH(weir_dispatch_sequence_read_ranges_into(g_b, &step, 1, &r, 1, outs, 0),
              WEIR_ERR_INVALID_ARGUMENT);
-  ck_assert_uint_eq(out, 99);
-  ck_assert_uint_eq(read_u32(x, 0), 0); /* the refused sequence did not run */
+  conf_assert_uint_eq(out, 99);
+  conf_assert_uint_eq(read_u32(x, 0), 0); /* the refused sequence did not run */
 }
-END_TEST
 
-START_TEST(user_program_registration) {
+CONF_TEST(user_program_registration) {
   weir_program mine = *program("add_u32");
   mine.name = "conformance_user_add";
   OK(weir_backend_register_program(g_b, &mine));
-  ck_assert_ptr_eq(weir_backend_find_program(g_b, "conformance_user_add"), &mine);
+  conf_assert_ptr_eq(weir_backend_find_program(g_b, "conformance_user_add"), &mine);
   FAILS_WITH(weir_backend_register_program(g_b, &mine), WEIR_ERR_INVALID_ARGUMENT);
   weir_buffer x = alloc_u32(8, 1);
   weir_add_u32_push p = {4, 8};
   OK(weir_dispatch(g_b, &mine, &x, 1, (weir_grid){0, 0, 0}, &p, sizeof p));
-  ck_assert_uint_eq(read_u32(x, 7), 5);
+  conf_assert_uint_eq(read_u32(x, 7), 5);
 }
-END_TEST
 
-START_TEST(bad_specs) {
+CONF_TEST(bad_specs) {
   weir_backend *b = NULL;
   FAILS_WITH(weir_backend_open("no-such-backend", &b), WEIR_ERR_INVALID_ARGUMENT); /* a typo */
   FAILS_WITH(weir_backend_open("cpu:4000000", &b), WEIR_ERR_UNAVAILABLE);
   FAILS_WITH(weir_backend_open("", &b), WEIR_ERR_INVALID_ARGUMENT);
-  ck_assert_ptr_null(b);
+  conf_assert_ptr_null(b);
   weir_device_info info;
   OK(weir_backend_device_info(g_b, &info));
-  ck_assert_str_eq(info.backend_id, weir_backend_id(g_b));
-  ck_assert(info.name[0] != '\0');
+  conf_assert_str_eq(info.backend_id, weir_backend_id(g_b));
+  conf_assert(info.name[0] != '\0');
 }
-END_TEST
 
-typedef struct named_test {
-  const char *name;
-  const TTest *test;
-} named_test;
-
-static Suite *make_suite(const char *filter) {
-  const named_test tests[] = {
-      {"exact_sizes", exact_sizes},
-      {"round_trips", round_trips},
-      {"ranged_downloads", ranged_downloads},
-      {"ranged_uploads", ranged_uploads},
-      {"many_buffers", many_buffers},
-      {"device_copy", device_copy},
-      {"foreign_freed_and_double_freed", foreign_freed_and_double_freed},
-      {"memory_cap", memory_cap},
-      {"fill_default_grid", fill_default_grid},
-      {"atomics_across_workgroups", atomics_across_workgroups},
-      {"sequence_sees_previous_step", sequence_sees_previous_step},
-      {"repeated_sequences", repeated_sequences},
-      {"timed_sequence", timed_sequence},
-      {"refusals", refusals},
-      {"user_program_registration", user_program_registration},
-      {"bad_specs", bad_specs},
-  };
-  /* One test case per test, so that results carry the test's name. */
-  Suite *s = suite_create("conformance");
-  for (size_t i = 0; i < sizeof tests / sizeof tests[0]; ++i) {
-    if (filter && !strstr(tests[i].name, filter)) continue;
-    TCase *tc = tcase_create(tests[i].name);
-    tcase_add_checked_fixture(tc, open_backend, close_backend);
-    tcase_set_timeout(tc, 300);
-    tcase_add_test(tc, tests[i].test);
-    suite_add_tcase(s, tc);
-  }
-  return s;
-}
+static const conf_case cases[] = {
+    {"exact_sizes", exact_sizes},
+    {"round_trips", round_trips},
+    {"ranged_downloads", ranged_downloads},
+    {"ranged_uploads", ranged_uploads},
+    {"many_buffers", many_buffers},
+    {"device_copy", device_copy},
+    {"foreign_freed_and_double_freed", foreign_freed_and_double_freed},
+    {"memory_cap", memory_cap},
+    {"fill_default_grid", fill_default_grid},
+    {"atomics_across_workgroups", atomics_across_workgroups},
+    {"sequence_sees_previous_step", sequence_sees_previous_step},
+    {"repeated_sequences", repeated_sequences},
+    {"timed_sequence", timed_sequence},
+    {"refusals", refusals},
+    {"user_program_registration", user_program_registration},
+    {"bad_specs", bad_specs},
+};
 
 /* Opens the backend once to learn whether it is available and what it is,
  * in a forked child: drivers such as CUDA cannot be used in a process forked
- * after they were initialised, and Check forks one process per test. */
+ * after they were initialised, and each case runs in a process of its own. */
 /* Returns 0 when the backend opened, its weir_status when not, -1 if no
  * probe process could be started. */
 static int probe_in_child(const char *spec, char *line, size_t line_bytes) {
@@ -565,30 +534,14 @@ int weir_conformance_run(const char *spec, const char *filter, FILE *out) {
   }
   fprintf(out, "conformance: %s (%s)\n", spec, line);
   g_spec = spec;
-  SRunner *runner = srunner_create(make_suite(filter));
-  srunner_run_all(runner, CK_SILENT);
-  int passed = 0, failed = 0;
-  TestResult **results = srunner_results(runner);
-  int n = srunner_ntests_run(runner);
-  for (int i = 0; i < n; ++i) {
-    const char *name = tr_tcname(results[i]);
-    if (tr_rtype(results[i]) == CK_PASS) {
-      fprintf(out, "PASS %s\n", name);
-      passed++;
-    } else {
-      fprintf(out, "FAIL %s: %s:%d: %s\n", name, tr_lfile(results[i]), tr_lno(results[i]),
-              tr_msg(results[i]));
-      failed++;
-    }
-  }
-  free(results);
-  srunner_free(runner);
-  fprintf(out, "%d passed, %d failed\n", passed, failed);
-  if (n == 0) { /* a filter that selects nothing tested nothing: not a pass */
+  conf_totals t = conf_run_cases(cases, sizeof cases / sizeof cases[0], filter, open_backend,
+                                 close_backend, 300, out);
+  fprintf(out, "%d passed, %d failed\n", t.passed, t.failed);
+  if (t.ran == 0) { /* a filter that selects nothing tested nothing: not a pass */
     fprintf(out, "FAIL %s: no case matches the filter '%s'. Fix: use part of a case name "
                  "printed by a run without --filter.\n",
             spec, filter ? filter : "");
     return 2;
   }
-  return failed ? 1 : 0;
+  return t.failed ? 1 : 0;
 }

@@ -1,8 +1,10 @@
 /* The backend conformance suite, written once and run against any backend
- * (in-tree or plugin). Built as the static library `weir_conformance`, used by
- * the CTest runner (tests/conformance/main.c) and by `weir conformance`. */
-#ifndef WEIR_TESTS_CONFORMANCE_H
-#define WEIR_TESTS_CONFORMANCE_H
+ * (in-tree or plugin). Part of the product: built as the static library
+ * `weir_conformance` (no Check, no test framework) and linked into `weir
+ * conformance`; weir's own CTest runner (tests/conformance/main.c) calls the
+ * same function. */
+#ifndef WEIR_TOOLS_CONFORMANCE_H
+#define WEIR_TOOLS_CONFORMANCE_H
 
 #include <stdio.h>
 

@@ -1,0 +1,75 @@
+# Install rules: libweir (shared: libweir.so.0 with its SONAME links; or
+# static), the public headers (include/weir), the weir command and its LLVM
+# helper, the plugin template, a CMake package (weirConfig.cmake exporting
+# weir::weir) and weir.pc. Included from the root CMakeLists.txt when
+# WEIR_INSTALL is ON; packaging and the ABI policy: docs/packaging.md.
+include(CMakePackageConfigHelpers)
+set(WEIR_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/weir CACHE STRING
+    "Where weirConfig.cmake goes, relative to the prefix")
+
+install(TARGETS weir EXPORT weirTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT weir_runtime NAMELINK_COMPONENT weir_dev
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT weir_dev
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT weir_runtime
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/weir DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        COMPONENT weir_dev FILES_MATCHING PATTERN "*.h")
+install(EXPORT weirTargets NAMESPACE weir:: DESTINATION ${WEIR_INSTALL_CMAKEDIR}
+        FILE weirTargets.cmake COMPONENT weir_dev)
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/weirConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/weirConfig.cmake INSTALL_DESTINATION ${WEIR_INSTALL_CMAKEDIR})
+# 0.x: a new minor version may break the API, so only the same minor matches.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/weirConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/weirConfig.cmake ${PROJECT_BINARY_DIR}/weirConfigVersion.cmake
+        DESTINATION ${WEIR_INSTALL_CMAKEDIR} COMPONENT weir_dev)
+
+# weir.pc, relocatable: paths relative to where the file is installed.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  set(WEIR_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+  set(WEIR_PC_LIBDIR "${CMAKE_INSTALL_FULL_LIBDIR}")
+  set(WEIR_PC_INCLUDEDIR "${CMAKE_INSTALL_FULL_INCLUDEDIR}")
+else()
+  file(RELATIVE_PATH _up /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+  string(REGEX REPLACE "/$" "" _up "${_up}")
+  set(WEIR_PC_PREFIX "\${pcfiledir}/${_up}")
+  set(WEIR_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
+  set(WEIR_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
+if(WEIR_BUILD_SHARED)
+  set(WEIR_PC_LIBS "-L\${libdir} -lweir")
+  set(WEIR_PC_LIBS_PRIVATE "-lpthread -lm -ldl")
+else() # a static library needs its dependencies on every link line
+  set(WEIR_PC_LIBS "-L\${libdir} -lweir -lpthread -lm -ldl")
+  set(WEIR_PC_LIBS_PRIVATE "")
+endif()
+configure_file(${CMAKE_CURRENT_LIST_DIR}/weir.pc.in ${PROJECT_BINARY_DIR}/weir.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/weir.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+        COMPONENT weir_dev)
+
+# The weir command (and weir-analyze, the LLVM frontend it runs) find
+# libweir relative to themselves.
+file(RELATIVE_PATH _bin_to_lib ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_LIBDIR})
+file(RELATIVE_PATH _helper_to_lib ${CMAKE_INSTALL_FULL_LIBEXECDIR}/weir ${CMAKE_INSTALL_FULL_LIBDIR})
+if(TARGET weir_cli)
+  if(WEIR_BUILD_SHARED)
+    set_target_properties(weir_cli PROPERTIES INSTALL_RPATH "$ORIGIN/${_bin_to_lib}")
+  endif()
+  install(TARGETS weir_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT weir_runtime)
+endif()
+if(TARGET weir_analyze)
+  if(WEIR_BUILD_SHARED)
+    set_target_properties(weir_analyze PROPERTIES INSTALL_RPATH "$ORIGIN/${_helper_to_lib}")
+  endif()
+  install(TARGETS weir_analyze RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/weir
+          COMPONENT weir_runtime)
+endif()
+
+# The plugin template (backends/template): builds against an installed weir
+# as it is (find_package(weir)); docs in its README.md.
+install(FILES ${PROJECT_SOURCE_DIR}/backends/template/template.c
+              ${PROJECT_SOURCE_DIR}/backends/template/CMakeLists.txt
+              ${PROJECT_SOURCE_DIR}/backends/template/README.md
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/weir/template COMPONENT weir_dev)
+install(FILES ${PROJECT_SOURCE_DIR}/docs/packaging.md DESTINATION ${CMAKE_INSTALL_DOCDIR}
+        COMPONENT weir_dev)
