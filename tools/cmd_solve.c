@@ -12,7 +12,7 @@
 static void usage(FILE *out) {
   fprintf(out,
           "usage: weir solve PROBLEM [-o RESULT] [--solver engine|reference] [--backend SPEC]\n"
-          "                          [--stats FILE.json]\n\n"
+          "                          [--stats FILE.json] [--strict]\n\n"
           "Solves an IFDS problem (docs/ifds-format.md) and writes the result file.\n"
           "  -o RESULT          write the result file there; without -o the result goes to\n"
           "                     standard output and the summary line to standard error\n"
@@ -20,7 +20,9 @@ static void usage(FILE *out) {
           "                     reference (the serial worklist solver, the oracle)\n"
           "  --backend SPEC     backend of the engine: auto (default), cpu, cpu:N, vulkan,\n"
           "                     cuda, plugin:PATH (see `weir info`)\n"
-          "  --stats FILE.json  write the solver's figures as JSON\n\n"
+          "  --stats FILE.json  write the solver's figures as JSON\n"
+          "  --strict           refuse a problem file without its `end` line (it may be\n"
+          "                     truncated); without --strict such a file loads with a warning\n\n"
           "A live progress line appears on standard error when it is a terminal.\n"
           "Exit codes: 0 solved; 2 bad input (an invalid problem file, whose message is\n"
           "FILE:LINE:COL: error: ..., a missing file, a bad option or backend spec);\n"
@@ -29,6 +31,7 @@ static void usage(FILE *out) {
 
 typedef struct solve_args {
   const char *problem, *result, *solver, *backend, *stats;
+  int strict;
 } solve_args;
 
 static int parse(int argc, char **argv, solve_args *a) {
@@ -40,7 +43,9 @@ static int parse(int argc, char **argv, solve_args *a) {
                         : strcmp(argv[i], "--backend") == 0 ? &a->backend
                         : strcmp(argv[i], "--stats") == 0   ? &a->stats
                                                             : NULL;
-    if (slot && v) {
+    if (strcmp(argv[i], "--strict") == 0) {
+      a->strict = 1;
+    } else if (slot && v) {
       *slot = v;
       ++i;
     } else if (!slot && argv[i][0] != '-' && !a->problem) {
@@ -157,6 +162,13 @@ static void print_summary(FILE *out, const solve_args *a, const weir_ifds_proble
   fprintf(out, ")\n");
 }
 
+/* Once per run, on standard error: what loaded but may not be what was meant. */
+static void print_warnings(const char *path, const weir_ifds_problem *problem) {
+  for (uint32_t bit = 1; bit; bit <<= 1)
+    if (problem->warnings & bit)
+      fprintf(stderr, "%s: warning: %s.\n", path, weir_ifds_warning_text(bit));
+}
+
 int weir_cmd_solve(int argc, char **argv) {
   if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
     usage(stdout);
@@ -166,11 +178,13 @@ int weir_cmd_solve(int argc, char **argv) {
   if (parse(argc, argv, &a) != 0) return 2;
   double t0 = weir_cli_now();
   weir_ifds_problem *problem = NULL;
-  weir_status s = weir_ifds_load_file(a.problem, &problem);
+  weir_ifds_load_options load_options = {.strict = a.strict};
+  weir_status s = weir_ifds_load_file_ex(a.problem, &load_options, &problem);
   if (s != WEIR_OK) { /* the loader's message as it is: FILE:LINE:COL: error: ... */
     fprintf(stderr, "%s\n", weir_last_error());
     return s == WEIR_ERR_PARSE || s == WEIR_ERR_IO ? 2 : 1;
   }
+  print_warnings(a.problem, problem);
   double t1 = weir_cli_now();
   progress pr = {t1, t1, 0};
   weir_ifds_result result = {0};

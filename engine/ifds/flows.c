@@ -345,18 +345,8 @@ static void raw_remember(ifds_flow_table *t, const char *token, size_t n, uint64
 
 /* ---- the entry points ---------------------------------------------------- */
 
-weir_status ifds_flow_parse(ifds_flow_table *t, const char *token, size_t n, uint32_t fact_count,
-                            uint32_t *index, ifds_flow_error *err) {
-  if (n == 2 && token[0] == 'i' && token[1] == 'd' && t->id_index) { /* by far the most common */
-    *index = t->id_index - 1;
-    return WEIR_OK;
-  }
-  uint64_t h = ifds_hash_bytes(token, n);
-  ifds_raw_entry *e = raw_find(t, token, n, h);
-  if (e && e->flow) {
-    *index = e->flow - 1;
-    return WEIR_OK;
-  }
+weir_status ifds_flow_parse_uncached(ifds_flow_table *t, const char *token, size_t n,
+                                     uint32_t fact_count, uint32_t *index, ifds_flow_error *err) {
   t->kills.len = 0;
   t->pair_len = 0;
   int identity = 0;
@@ -370,10 +360,87 @@ weir_status ifds_flow_parse(ifds_flow_table *t, const char *token, size_t n, uin
     }
   }
   canonicalize(t, identity);
-  WEIR_TRY(intern(t, identity, index));
+  return intern(t, identity, index);
+}
+
+weir_status ifds_flow_parse(ifds_flow_table *t, const char *token, size_t n, uint32_t fact_count,
+                            uint32_t *index, ifds_flow_error *err) {
+  if (n == 2 && token[0] == 'i' && token[1] == 'd' && t->id_index) { /* by far the most common */
+    *index = t->id_index - 1;
+    return WEIR_OK;
+  }
+  uint64_t h = ifds_hash_bytes(token, n);
+  ifds_raw_entry *e = raw_find(t, token, n, h);
+  if (e && e->flow) {
+    *index = e->flow - 1;
+    return WEIR_OK;
+  }
+  WEIR_TRY(ifds_flow_parse_uncached(t, token, n, fact_count, index, err));
   raw_remember(t, token, n, h, *index);
   if (n == 2 && token[0] == 'i' && token[1] == 'd') t->id_index = *index + 1;
   return WEIR_OK;
+}
+
+/* A fact of a term given as numbers: the same checks as parse_fact, with
+ * the term written out as the loader would show it. */
+static int check_array_fact(uint32_t d, size_t term, const char *text, uint32_t fact_count,
+                            ifds_flow_error *err) {
+  if (d < fact_count) return 0;
+  char expected[64];
+  snprintf(expected, sizeof expected, "a fact in 0..%u", fact_count - 1);
+  set_error(err, term, "fact out of range", text, strlen(text), expected,
+            "raise `facts` in the header or fix the fact number");
+  return -1;
+}
+
+static weir_status array_kill(ifds_flow_table *t, uint32_t d, size_t term, int identity,
+                              uint32_t fact_count, ifds_flow_error *err) {
+  char text[16];
+  snprintf(text, sizeof text, "-%u", d);
+  if (!identity) {
+    set_error(err, term, "kill without an earlier `id` term", text, strlen(text),
+              "`id` before the kill", "write `id,-D` (a kill removes D from the identity)");
+    return WEIR_ERR_PARSE;
+  }
+  snprintf(text, sizeof text, "%u", d);
+  if (check_array_fact(d, term, text, fact_count, err)) return WEIR_ERR_PARSE;
+  if (d == 0) {
+    set_error(err, term, "the zero fact cannot be killed", "-0", 2, "a kill of a non-zero fact",
+              "remove `-0`: fact 0 flows along every edge");
+    return WEIR_ERR_PARSE;
+  }
+  return ifds_vec_push(&t->kills, d);
+}
+
+static weir_status array_pair(ifds_flow_table *t, uint32_t a, uint32_t b, size_t term,
+                              uint32_t fact_count, ifds_flow_error *err) {
+  char text[32];
+  snprintf(text, sizeof text, "%u", a);
+  if (check_array_fact(a, term, text, fact_count, err)) return WEIR_ERR_PARSE;
+  snprintf(text, sizeof text, "%u", b);
+  if (check_array_fact(b, term, text, fact_count, err)) return WEIR_ERR_PARSE;
+  if (b == 0 && a != 0) {
+    snprintf(text, sizeof text, "%u>%u", a, b);
+    set_error(err, term, "only the zero fact flows into the zero fact", text, strlen(text),
+              "A>B with B != 0, or 0>0", "remove the pair (0>0 is implied everywhere)");
+    return WEIR_ERR_PARSE;
+  }
+  if (a == 0 && b == 0) return WEIR_OK; /* implied; not stored */
+  return push_pair(t, a, b);
+}
+
+weir_status ifds_flow_from_arrays(ifds_flow_table *t, int identity, const uint32_t *kills,
+                                  size_t kill_count, const uint32_t *pairs, size_t pair_count,
+                                  uint32_t fact_count, uint32_t *index, ifds_flow_error *err) {
+  t->kills.len = 0;
+  t->pair_len = 0;
+  identity = identity != 0;
+  for (size_t k = 0; k < kill_count; ++k)
+    WEIR_TRY(array_kill(t, kills[k], k, identity, fact_count, err));
+  for (size_t k = 0; k < pair_count; ++k)
+    WEIR_TRY(array_pair(t, pairs[2 * k], pairs[2 * k + 1], kill_count + k, fact_count, err));
+  canonicalize(t, identity);
+  return intern(t, identity, index);
 }
 
 weir_status ifds_flow_table_take(ifds_flow_table *t, weir_ifds_flows *out) {

@@ -44,6 +44,24 @@ void ifds_flow_table_free(ifds_flow_table *t);
 weir_status ifds_flow_parse(ifds_flow_table *t, const char *token, size_t n, uint32_t fact_count,
                             uint32_t *index, ifds_flow_error *err);
 
+/* The same without the raw-token cache, for a caller with its own (the
+ * loader's fast path): a token is parsed and interned every time. */
+weir_status ifds_flow_parse_uncached(ifds_flow_table *t, const char *token, size_t n,
+                                     uint32_t fact_count, uint32_t *index, ifds_flow_error *err);
+
+/* The same from arrays (the public builder): `kills` are facts removed
+ * from the identity (only with `identity`), `pairs` are pair_count
+ * (from, to) pairs, flattened. err->offset is the index of the bad term,
+ * kills first, then pairs. */
+weir_status ifds_flow_from_arrays(ifds_flow_table *t, int identity, const uint32_t *kills,
+                                  size_t kill_count, const uint32_t *pairs, size_t pair_count,
+                                  uint32_t fact_count, uint32_t *index, ifds_flow_error *err);
+
+/* Functions interned so far. */
+static inline uint32_t ifds_flow_count(const ifds_flow_table *t) {
+  return (uint32_t)t->identity.len;
+}
+
 /* Moves the interned functions into `out` (the table keeps nothing). */
 weir_status ifds_flow_table_take(ifds_flow_table *t, weir_ifds_flows *out);
 

@@ -1,5 +1,6 @@
 /* The problem generator: procedure sizes, call structure and flow functions
- * from a preset's parameters and a seeded PRNG, written straight to text.
+ * from a preset's parameters and a seeded PRNG, fed straight to a problem
+ * builder (the text is the builder's problem through the writer).
  * Valid by construction: every non-exit node continues to the next node
  * (by an edge, or by a call whose return site is the next node), so every
  * node of an entered procedure is reachable; branches jump forward, loops
@@ -19,7 +20,11 @@ typedef struct gen {
   uint32_t *reach_index; /* position among the reachable procedures, or NONE */
   ifds_vec reach;        /* reachable procedures, ascending */
   ifds_vec required, is_call, call_pos, callee_off, callees;
-  ifds_out *out;
+  weir_ifds_builder *b;
+  /* The flow function being drawn: identity, kills, flattened pairs. */
+  int identity;
+  ifds_vec kills, pairs;
+  int failed; /* a scratch push ran out of memory */
 } gen;
 
 static uint64_t next(gen *g) { /* splitmix64 */
@@ -38,82 +43,95 @@ static uint32_t fact(gen *g) {
 
 /* ---- flow functions ------------------------------------------------------ */
 
-static void pair(gen *g, uint32_t a, uint32_t b) {
-  ifds_out_u64(g->out, a);
-  ifds_out_char(g->out, '>');
-  ifds_out_u64(g->out, b);
+static void put(gen *g, ifds_vec *v, uint32_t x) {
+  if (ifds_vec_push(v, x) != WEIR_OK) g->failed = 1;
 }
 
-static void kill(gen *g, uint32_t d) {
-  ifds_out_bytes(g->out, ",-", 2);
-  ifds_out_u64(g->out, d);
+static void start(gen *g, int identity) {
+  g->identity = identity;
+  g->kills.len = g->pairs.len = 0;
+}
+
+/* A drawn pair takes its target fact first, then its source: the order in
+ * which GCC evaluated `pair(g, fact(g), fact(g))` when the generator wrote
+ * text, so problems stay what they were; now it is the order everywhere. */
+static void pair(gen *g, uint32_t a, uint32_t b) {
+  put(g, &g->pairs, a);
+  put(g, &g->pairs, b);
+}
+static void pair_drawn(gen *g) {
+  uint32_t b = fact(g);
+  pair(g, fact(g), b);
+}
+
+static void kill(gen *g, uint32_t d) { put(g, &g->kills, d); }
+
+/* Interns the function drawn since start(). */
+static weir_status intern(gen *g, uint32_t *flow) {
+  if (g->failed)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "allocating a generated flow function failed. Fix: free memory.");
+  return weir_ifds_builder_flow(g->b, g->identity, g->kills.data, g->kills.len, g->pairs.data,
+                                g->pairs.len / 2, flow);
 }
 
 /* The flow of an edge: mostly `id`, else gen, kill, move, a block of pairs
  * or `none`, in the preset's proportions. */
-static void edge_flow(gen *g) {
-  ifds_out *o = g->out;
+static weir_status edge_flow(gen *g, uint32_t *flow) {
   const ifds_gen_params *pr = &g->pr;
   uint32_t r = below(g, 1000);
-  if (r < pr->none_permille) {
-    ifds_out_bytes(o, "none", 4);
-    return;
-  }
-  ifds_out_bytes(o, "id", 2);
-  if (g->F < 2) return;
+  start(g, r >= pr->none_permille);
+  if (r < pr->none_permille || g->F < 2) return intern(g, flow);
   r -= pr->none_permille;
   if (r < pr->gen_permille) {
     if (chance(g, 333)) kill(g, fact(g));
-    ifds_out_char(o, ',');
     pair(g, 0, fact(g));
   } else if ((r -= pr->gen_permille) < pr->kill_permille) {
     kill(g, fact(g));
   } else if ((r -= pr->kill_permille) < pr->move_permille) {
     uint32_t a = fact(g);
     kill(g, a);
-    ifds_out_char(o, ',');
     pair(g, a, fact(g));
   } else if ((r -= pr->move_permille) < pr->block_permille) {
     for (uint32_t i = 0; i < pr->block_pairs; ++i) {
-      ifds_out_char(o, ',');
       if (chance(g, 200))
         pair(g, 0, fact(g));
       else
-        pair(g, fact(g), fact(g));
+        pair_drawn(g);
     }
   }
+  return intern(g, flow);
 }
 
 /* Parameter passing: `id`, or a pair or two, or only the zero fact. */
-static void call_flow(gen *g) {
+static weir_status call_flow(gen *g, uint32_t *flow) {
   if (g->F < 2 || chance(g, g->pr.id_callflow_permille)) {
-    ifds_out_bytes(g->out, "id", 2);
+    start(g, 1);
   } else if (chance(g, 100)) {
-    ifds_out_bytes(g->out, "none", 4);
+    start(g, 0); /* none */
   } else {
-    pair(g, fact(g), fact(g));
-    if (chance(g, 400)) {
-      ifds_out_char(g->out, ',');
-      pair(g, fact(g), fact(g));
-    }
+    start(g, 0);
+    pair_drawn(g);
+    if (chance(g, 400)) pair_drawn(g);
   }
+  return intern(g, flow);
 }
 
-static void return_flow(gen *g) {
+static weir_status return_flow(gen *g, uint32_t *flow) {
   if (g->F < 2 || chance(g, 200)) {
-    ifds_out_bytes(g->out, "id", 2);
-    return;
+    start(g, 1);
+    return intern(g, flow);
   }
-  pair(g, fact(g), fact(g));
-  if (chance(g, 200)) {
-    ifds_out_char(g->out, ',');
-    pair(g, 0, fact(g));
-  }
+  start(g, 0);
+  pair_drawn(g);
+  if (chance(g, 200)) pair(g, 0, fact(g));
+  return intern(g, flow);
 }
 
-static void call_to_return_flow(gen *g) {
-  ifds_out_bytes(g->out, "id", 2);
+static weir_status call_to_return_flow(gen *g, uint32_t *flow) {
+  start(g, 1);
   if (g->F >= 2 && chance(g, 300)) kill(g, fact(g));
+  return intern(g, flow);
 }
 
 /* ---- who calls whom -------------------------------------------------------- */
@@ -222,36 +240,22 @@ static weir_status assign_callees(gen *g, uint32_t p, uint32_t n) {
   return ifds_vec_push(&g->callee_off, (uint32_t)g->callees.len);
 }
 
-static void edge(gen *g, uint32_t from, uint32_t to) {
-  ifds_out_str(g->out, "edge ");
-  ifds_out_u64(g->out, from);
-  ifds_out_char(g->out, ' ');
-  ifds_out_u64(g->out, to);
-  ifds_out_char(g->out, ' ');
-  edge_flow(g);
-  ifds_out_char(g->out, '\n');
+static weir_status edge(gen *g, uint32_t from, uint32_t to) {
+  uint32_t flow;
+  WEIR_TRY(edge_flow(g, &flow));
+  return weir_ifds_builder_edge(g->b, from, to, flow);
 }
 
-static void call(gen *g, uint32_t site, size_t j) {
-  ifds_out *o = g->out;
-  ifds_out_str(o, "call ");
-  ifds_out_u64(o, site);
-  ifds_out_char(o, ' ');
-  ifds_out_u64(o, site + 1);
-  ifds_out_char(o, ' ');
-  call_to_return_flow(g);
-  ifds_out_char(o, '\n');
+static weir_status call(gen *g, uint32_t site, size_t j) {
+  uint32_t flow, cf, rf;
+  WEIR_TRY(call_to_return_flow(g, &flow));
+  WEIR_TRY(weir_ifds_builder_call(g->b, site, site + 1, flow));
   for (uint32_t k = g->callee_off.data[j]; k < g->callee_off.data[j + 1]; ++k) {
-    ifds_out_str(o, "callee ");
-    ifds_out_u64(o, site);
-    ifds_out_char(o, ' ');
-    ifds_out_u64(o, g->callees.data[k]);
-    ifds_out_char(o, ' ');
-    call_flow(g);
-    ifds_out_char(o, ' ');
-    return_flow(g);
-    ifds_out_char(o, '\n');
+    WEIR_TRY(call_flow(g, &cf));
+    WEIR_TRY(return_flow(g, &rf));
+    WEIR_TRY(weir_ifds_builder_callee(g->b, site, g->callees.data[k], cf, rf));
   }
+  return WEIR_OK;
 }
 
 static weir_status write_proc(gen *g, uint32_t p) {
@@ -261,13 +265,14 @@ static weir_status write_proc(gen *g, uint32_t p) {
   for (uint32_t i = 0; i + 1 < n; ++i) {
     while (j < g->call_pos.len && g->call_pos.data[j] < i) ++j;
     if (g->is_call.data[i]) {
-      call(g, s + i, j);
+      WEIR_TRY(call(g, s + i, j));
       continue;
     }
-    edge(g, s + i, s + i + 1);
+    WEIR_TRY(edge(g, s + i, s + i + 1));
     if (i + 2 <= n - 1 && chance(g, g->pr.branch_permille)) /* forward: i+2..exit */
-      edge(g, s + i, s + i + 2 + below(g, n - 1 - (i + 2) + 1));
-    if (chance(g, g->pr.loop_permille)) edge(g, s + i, s + below(g, i + 1)); /* back: 0..i */
+      WEIR_TRY(edge(g, s + i, s + i + 2 + below(g, n - 1 - (i + 2) + 1)));
+    if (chance(g, g->pr.loop_permille)) /* back: 0..i */
+      WEIR_TRY(edge(g, s + i, s + below(g, i + 1)));
   }
   return WEIR_OK;
 }
@@ -302,51 +307,40 @@ static weir_status layout(gen *g) {
   return WEIR_OK;
 }
 
-static void header(gen *g) {
-  const weir_ifds_gen_options *o = g->o;
-  ifds_out *out = g->out;
-  char line[256];
-  snprintf(line, sizeof line,
-           "# weir gen %s --procs %u --nodes-per-proc %u --facts %u --seeds %u "
-           "--seed %llu\n",
-           weir_ifds_preset_name(o->preset), o->procs, o->nodes_per_proc, o->facts, o->seeds,
-           (unsigned long long)o->seed);
-  ifds_out_str(out, line);
-  ifds_out_str(out, "weir-ifds 1\nfacts ");
-  ifds_out_u64(out, g->F);
-  ifds_out_str(out, "\nprocs ");
-  ifds_out_u64(out, g->P);
-  ifds_out_str(out, "\nnodes ");
-  ifds_out_u64(out, (uint64_t)g->first[g->P - 1] + g->size[g->P - 1]);
-  ifds_out_char(out, '\n');
+static weir_status procs(gen *g) {
+  uint32_t nodes = g->first[g->P - 1] + g->size[g->P - 1];
+  WEIR_TRY(weir_ifds_builder_create(g->F, g->P, nodes, &g->b));
+  char name[32];
   for (uint32_t p = 0; p < g->P; ++p) {
-    uint32_t first = g->first[p], last = first + g->size[p] - 1;
     if (p)
-      snprintf(line, sizeof line, "proc %u f%u %u %u\n", p, p, first, last);
+      snprintf(name, sizeof name, "f%u", p);
     else
-      snprintf(line, sizeof line, "proc 0 main %u %u\n", first, last);
-    ifds_out_str(out, line);
+      snprintf(name, sizeof name, "main");
+    WEIR_TRY(weir_ifds_builder_proc(g->b, p, g->first[p], g->first[p] + g->size[p] - 1, name));
   }
+  return WEIR_OK;
 }
 
 /* (main's start, 0), then seeds at random nodes of reachable procedures. */
-static void seeds(gen *g) {
-  ifds_out_str(g->out, "seed 0 0\n");
+static weir_status seeds(gen *g) {
+  WEIR_TRY(weir_ifds_builder_seed(g->b, 0, 0));
   for (uint32_t i = 1; i < g->o->seeds; ++i) {
     uint32_t p = g->reach.data[below(g, (uint32_t)g->reach.len)];
-    ifds_out_str(g->out, "seed ");
-    ifds_out_u64(g->out, g->first[p] + below(g, g->size[p]));
-    ifds_out_char(g->out, ' ');
-    ifds_out_u64(g->out, below(g, g->F));
-    ifds_out_char(g->out, '\n');
+    uint32_t node = g->first[p] + below(g, g->size[p]);
+    WEIR_TRY(weir_ifds_builder_seed(g->b, node, below(g, g->F)));
   }
+  return WEIR_OK;
 }
 
-static weir_status generate(gen *g) {
+static weir_status generate(gen *g, weir_ifds_problem **out) {
   WEIR_TRY(layout(g));
-  header(g);
+  WEIR_TRY(procs(g));
   for (uint32_t p = 0; p < g->P; ++p) WEIR_TRY(write_proc(g, p));
-  seeds(g);
+  WEIR_TRY(seeds(g));
+  WEIR_TRY(weir_ifds_builder_build(g->b, out));
+  char name[64];
+  snprintf(name, sizeof name, "generated-%s.ifds", weir_ifds_preset_name(g->o->preset));
+  snprintf((*out)->source_name, sizeof (*out)->source_name, "%s", name);
   return WEIR_OK;
 }
 
@@ -354,46 +348,30 @@ static void gen_free(gen *g) {
   free(g->size);
   free(g->first);
   free(g->reach_index);
-  free(g->out);
-  ifds_vec *vecs[] = {&g->reach,    &g->required,   &g->is_call,
-                      &g->call_pos, &g->callee_off, &g->callees};
+  weir_ifds_builder_free(g->b);
+  ifds_vec *vecs[] = {&g->reach,    &g->required, &g->is_call, &g->call_pos,
+                      &g->callee_off, &g->callees, &g->kills,   &g->pairs};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; ++i) ifds_vec_free(vecs[i]);
 }
 
-weir_status weir_ifds_generate(const weir_ifds_gen_options *options, FILE *file) {
-  if (!options || !file)
-    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                     "weir_ifds_generate: options or file is NULL. Fix: pass both.");
+/* The options with defaults, or the reason they cannot be generated. */
+static weir_status check_options(const weir_ifds_gen_options *options, const char *call,
+                                 weir_ifds_gen_options *o) {
+  if (!options)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "%s: options is NULL. Fix: pass the options.",
+                     call);
   if ((unsigned)options->preset >= WEIR_IFDS_PRESET_COUNT)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                     "weir_ifds_generate: unknown preset %d. Fix: use a weir_ifds_preset value.",
+                     "%s: unknown preset %d. Fix: use a weir_ifds_preset value.", call,
                      (int)options->preset);
-  weir_ifds_gen_options o = *options;
-  weir_ifds_gen_defaults(&o);
-  if (o.nodes_per_proc < 2)
+  *o = *options;
+  weir_ifds_gen_defaults(o);
+  if (o->nodes_per_proc < 2)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "nodes per procedure %u is below 2 (a start and an exit). Fix: use "
                      "--nodes-per-proc 2 or more.",
-                     o.nodes_per_proc);
-  gen g = {.rng = o.seed, .o = &o, .P = o.procs, .F = o.facts};
-  ifds_gen_params_of(&o, &g.pr);
-  g.size = malloc(g.P * sizeof *g.size);
-  g.first = malloc(g.P * sizeof *g.first);
-  g.reach_index = malloc(g.P * sizeof *g.reach_index);
-  g.out = malloc(sizeof *g.out);
-  weir_status s = WEIR_OK;
-  if (!g.size || !g.first || !g.reach_index || !g.out)
-    s = weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                  "allocating the generator's tables for %u procedures failed. Fix: lower --procs.",
-                  g.P);
-  if (s == WEIR_OK) {
-    ifds_out_init(g.out, file);
-    s = generate(&g);
-    weir_status w = ifds_out_finish(g.out, "the generated problem");
-    if (s == WEIR_OK) s = w;
-  }
-  gen_free(&g);
-  return s;
+                     o->nodes_per_proc);
+  return WEIR_OK;
 }
 
 weir_status weir_ifds_generate_problem(const weir_ifds_gen_options *options,
@@ -403,20 +381,36 @@ weir_status weir_ifds_generate_problem(const weir_ifds_gen_options *options,
         WEIR_ERR_INVALID_ARGUMENT,
         "weir_ifds_generate_problem: out is NULL. Fix: pass the address of a pointer.");
   *out = NULL;
-  char *text = NULL;
-  size_t length = 0;
-  FILE *f = open_memstream(&text, &length);
-  if (!f)
-    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                     "opening an in-memory stream failed. Fix: free memory.");
-  weir_status s = weir_ifds_generate(options, f);
-  if (fclose(f) != 0 && s == WEIR_OK)
-    s = weir_fail(WEIR_ERR_OUT_OF_MEMORY, "closing the in-memory stream failed. Fix: free memory.");
-  if (s == WEIR_OK) {
-    char name[64];
-    snprintf(name, sizeof name, "generated-%s.ifds", weir_ifds_preset_name(options->preset));
-    s = weir_ifds_load_memory(name, text, length, out);
-  }
-  free(text);
+  weir_ifds_gen_options o;
+  WEIR_TRY(check_options(options, "weir_ifds_generate_problem", &o));
+  gen g = {.rng = o.seed, .o = &o, .P = o.procs, .F = o.facts};
+  ifds_gen_params_of(&o, &g.pr);
+  g.size = malloc(g.P * sizeof *g.size);
+  g.first = malloc(g.P * sizeof *g.first);
+  g.reach_index = malloc(g.P * sizeof *g.reach_index);
+  weir_status s = WEIR_OK;
+  if (!g.size || !g.first || !g.reach_index)
+    s = weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                  "allocating the generator's tables for %u procedures failed. Fix: lower --procs.",
+                  g.P);
+  if (s == WEIR_OK) s = generate(&g, out);
+  gen_free(&g);
+  return s;
+}
+
+weir_status weir_ifds_generate(const weir_ifds_gen_options *options, FILE *file) {
+  if (!file)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_ifds_generate: file is NULL. Fix: pass an open file.");
+  weir_ifds_gen_options o;
+  WEIR_TRY(check_options(options, "weir_ifds_generate", &o));
+  weir_ifds_problem *p = NULL;
+  WEIR_TRY(weir_ifds_generate_problem(&o, &p));
+  fprintf(file,
+          "# weir gen %s --procs %u --nodes-per-proc %u --facts %u --seeds %u --seed %llu\n",
+          weir_ifds_preset_name(o.preset), o.procs, o.nodes_per_proc, o.facts, o.seeds,
+          (unsigned long long)o.seed);
+  weir_status s = weir_ifds_write_problem(p, file);
+  weir_ifds_problem_free(p);
   return s;
 }

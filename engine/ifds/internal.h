@@ -51,6 +51,9 @@ typedef enum ifds_number_error {
 } ifds_number_error;
 ifds_number_error ifds_parse_u32(const char *s, size_t n, uint32_t *out);
 
+/* 'text' quoted and shortened to fit `cap` bytes, for a message. */
+void ifds_quote(char *out, size_t cap, const char *text, size_t length);
+
 /* A 64-bit hash of n bytes. */
 uint64_t ifds_hash_bytes(const char *s, size_t n);
 

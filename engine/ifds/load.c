@@ -1,9 +1,11 @@
-/* Loading a problem: input in chunks, lines, tokens. The directives are in
- * load_parse.c, the end-of-input checks and assembly in load_build.c. */
+/* Loading a problem: the input (a mapped file, memory, or chunks read from
+ * a pipe), lines and tokens. The directives are in load_parse.c and
+ * load_body.c, the fast path in load_fast.c, the rules in the builder. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,25 +17,9 @@ weir_status ifds_load_fail(const ifds_loader *L, uint64_t line, size_t col, cons
                    L->name, (unsigned long long)line, col, what, found, expected, fix);
 }
 
-void ifds_quote(char *out, size_t cap, const char *text, size_t length) {
-  size_t limit = cap > 8 ? cap - 8 : 0;
-  if (length > limit)
-    snprintf(out, cap, "'%.*s...'", (int)limit, text);
-  else
-    snprintf(out, cap, "'%.*s'", (int)length, text);
-}
-
 static void loader_free(ifds_loader *L) {
-  void *arrays[] = {L->proc_first, L->proc_last,  L->proc_line, L->name_offset, L->name_length,
-                    L->names,      L->name_slots, L->node_proc, L->out_count,   L->node_call};
-  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) free(arrays[i]);
-  ifds_vec *vecs[] = {&L->edge_from,   &L->edge_to,          &L->edge_flow,
-                      &L->edge_line,   &L->call_node,        &L->call_return,
-                      &L->call_flow,   &L->call_line,        &L->callee_site,
-                      &L->callee_proc, &L->callee_call_flow, &L->callee_return_flow,
-                      &L->callee_line, &L->seed_node,        &L->seed_fact};
-  for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; ++i) ifds_vec_free(vecs[i]);
-  ifds_flow_table_free(&L->flows);
+  ifds_builder_release(&L->b);
+  free(L->tokens.slots);
 }
 
 static weir_status control_error(ifds_loader *L, const char *p, const char *lf) {
@@ -94,10 +80,20 @@ static weir_status load_line(ifds_loader *L, const char *start, const char *lf) 
 }
 
 /* Every complete line of [text, text + length); *used receives the bytes
- * consumed (up to and including the last LF). */
+ * consumed (up to and including the last LF). Body lines try the fast path
+ * first (load_fast.c). */
 static weir_status load_lines(ifds_loader *L, const char *text, size_t length, size_t *used) {
   const char *p = text, *end = text + length;
   while (p < end) {
+    if (L->stage == IFDS_STAGE_BODY) {
+      const char *next;
+      WEIR_TRY(ifds_load_fast_line(L, p, end, &next));
+      if (next) {
+        ++L->line;
+        p = next;
+        continue;
+      }
+    }
     const char *lf = memchr(p, '\n', (size_t)(end - p));
     if (!lf) break;
     WEIR_TRY(load_line(L, p, lf));
@@ -151,15 +147,26 @@ static weir_status finish(ifds_loader *L, weir_status status, uint64_t bytes,
   return status;
 }
 
-static void loader_init(ifds_loader *L, const char *name) {
+static void loader_init(ifds_loader *L, const char *name, const weir_ifds_load_options *options) {
   memset(L, 0, sizeof *L);
   L->name = name;
   L->line = 1;
-  ifds_flow_table_init(&L->flows);
+  L->strict = options && options->strict;
+  ifds_flow_table_init(&L->b.flows);
 }
 
-weir_status weir_ifds_load_memory(const char *name, const char *text, size_t length,
-                                  weir_ifds_problem **out) {
+/* The whole input in memory (a string, or a mapped file). */
+static weir_status load_text(ifds_loader *L, const char *text, size_t length) {
+  size_t used = 0;
+  L->input_bytes = length;
+  if (length == 0) return empty_file(L);
+  WEIR_TRY(load_lines(L, text, length, &used));
+  return used < length ? truncated_line(L, text + used, length - used) : WEIR_OK;
+}
+
+weir_status weir_ifds_load_memory_ex(const char *name, const char *text, size_t length,
+                                     const weir_ifds_load_options *options,
+                                     weir_ifds_problem **out) {
   if (!out)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_ifds_load_memory: out is NULL. Fix: pass the address of a pointer.");
@@ -169,12 +176,14 @@ weir_status weir_ifds_load_memory(const char *name, const char *text, size_t len
                      "weir_ifds_load_memory: text is NULL with length %zu. Fix: pass the text.",
                      length);
   ifds_loader L;
-  loader_init(&L, name ? name : "<memory>");
-  L.input_bytes = length;
-  size_t used = 0;
-  weir_status s = length == 0 ? empty_file(&L) : load_lines(&L, text, length, &used);
-  if (s == WEIR_OK && used < length) s = truncated_line(&L, text + used, length - used);
+  loader_init(&L, name ? name : "<memory>", options);
+  weir_status s = load_text(&L, text, length);
   return finish(&L, s, length, out);
+}
+
+weir_status weir_ifds_load_memory(const char *name, const char *text, size_t length,
+                                  weir_ifds_problem **out) {
+  return weir_ifds_load_memory_ex(name, text, length, NULL, out);
 }
 
 static weir_status open_error(const char *path, int err) {
@@ -241,7 +250,54 @@ static weir_status load_fd(ifds_loader *L, const char *path, int fd, uint64_t *t
   return s;
 }
 
-weir_status weir_ifds_load_file(const char *path, weir_ifds_problem **out) {
+/* The lines of a mapped file, window by window: the next window is read
+ * ahead, and the pages of lines already parsed are dropped from the process
+ * (the page cache keeps them), so the file does not add its size to the
+ * peak memory of a load. */
+enum { MAP_WINDOW = 16u << 20 };
+
+static weir_status load_windows(ifds_loader *L, const char *map, size_t size, size_t *done) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE), dropped = 0;
+  *done = 0;
+  while (*done < size) {
+    size_t window = size - *done < MAP_WINDOW ? size - *done : MAP_WINDOW, used = 0;
+    size_t ahead = *done + window, rest = size - ahead;
+    if (rest) madvise((char *)map + (ahead & ~(page - 1)), rest < MAP_WINDOW ? rest : MAP_WINDOW,
+                      MADV_WILLNEED);
+    WEIR_TRY(load_lines(L, map + *done, window, &used));
+    if (used == 0 && window == size - *done) break; /* a last line without its LF */
+    if (used == 0) { /* one line longer than a window: parse it with the rest */
+      WEIR_TRY(load_lines(L, map + *done, size - *done, &used));
+      *done += used;
+      break;
+    }
+    *done += used;
+    size_t drop = *done & ~(page - 1);
+    if (drop > dropped) madvise((char *)map + dropped, drop - dropped, MADV_DONTNEED);
+    dropped = drop > dropped ? drop : dropped;
+  }
+  return WEIR_OK;
+}
+
+/* A regular file is mapped: no copy and no buffer. *mapped is 0 when
+ * mapping is not possible and the file must be read. */
+static weir_status load_mapped(ifds_loader *L, int fd, size_t size, int *mapped) {
+  *mapped = 0;
+  if (size == 0) return *mapped = 1, load_text(L, "", 0);
+  void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED) return WEIR_OK;
+  *mapped = 1;
+  madvise(map, size, MADV_SEQUENTIAL);
+  L->input_bytes = size;
+  size_t done = 0;
+  weir_status s = load_windows(L, map, size, &done);
+  if (s == WEIR_OK && done < size) s = truncated_line(L, (const char *)map + done, size - done);
+  munmap(map, size);
+  return s;
+}
+
+weir_status weir_ifds_load_file_ex(const char *path, const weir_ifds_load_options *options,
+                                   weir_ifds_problem **out) {
   if (!out || !path)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_ifds_load_file: path or out is NULL. Fix: pass both.");
@@ -255,12 +311,25 @@ weir_status weir_ifds_load_file(const char *path, weir_ifds_problem **out) {
     return open_error(path, EISDIR);
   }
   ifds_loader L;
-  loader_init(&L, path);
-  if (S_ISREG(st.st_mode)) L.input_bytes = (uint64_t)st.st_size;
+  loader_init(&L, path, options);
   uint64_t total = 0;
-  weir_status s = load_fd(&L, path, fd, &total);
+  int mapped = 0;
+  weir_status s = WEIR_OK;
+  if (S_ISREG(st.st_mode) && (uint64_t)st.st_size <= SIZE_MAX) {
+    total = (uint64_t)st.st_size;
+    s = load_mapped(&L, fd, (size_t)st.st_size, &mapped);
+  }
+  if (!mapped) {
+    if (S_ISREG(st.st_mode)) L.input_bytes = (uint64_t)st.st_size;
+    total = 0;
+    s = load_fd(&L, path, fd, &total);
+  }
   close(fd);
   return finish(&L, s, total, out);
+}
+
+weir_status weir_ifds_load_file(const char *path, weir_ifds_problem **out) {
+  return weir_ifds_load_file_ex(path, NULL, out);
 }
 
 void weir_ifds_problem_free(weir_ifds_problem *p) {

@@ -1,12 +1,15 @@
-/* The loader's state between lines. The file is fed line by line (from a
- * chunked read or from memory); every rule that can be checked on a line is
- * checked there, the rest when the input ends (load_build.c). */
+/* The text loader: a front end over the problem builder (builder.h). It
+ * splits the input into lines and tokens, checks what is about text (numbers,
+ * tokens, the header, the `end` trailer) and feeds every element to the
+ * builder, which checks the rules; the builder's reports come back here and
+ * become FILE:LINE:COL messages (load_parse.c). Body lines of the usual shape
+ * take a fast path (load_fast.c); any line it does not handle, or where
+ * anything fails, is done again by the general path, so that every message
+ * comes from one place. */
 #ifndef WEIR_ENGINE_IFDS_LOAD_H
 #define WEIR_ENGINE_IFDS_LOAD_H
 
-#include "engine/ifds/flows.h"
-#include "engine/ifds/internal.h"
-#include "weir/ifds.h"
+#include "engine/ifds/builder.h"
 
 enum {
   IFDS_STAGE_MAGIC, /* expecting `weir-ifds 1` */
@@ -14,7 +17,8 @@ enum {
   IFDS_STAGE_PROCS, /* expecting `procs P` */
   IFDS_STAGE_NODES, /* expecting `nodes N` */
   IFDS_STAGE_PROC,  /* proc lines */
-  IFDS_STAGE_BODY   /* edge, call, callee, seed lines */
+  IFDS_STAGE_BODY,  /* edge, call, callee, seed lines */
+  IFDS_STAGE_END    /* after the `end` trailer: comments and blank lines only */
 };
 
 #define IFDS_MAX_TOKENS 8
@@ -23,6 +27,20 @@ typedef struct ifds_token {
   const char *text;
   size_t length;
 } ifds_token;
+
+/* The fast path's cache of flow tokens up to 16 bytes: the token's bytes,
+ * zero-padded, are the key (tokens never contain a zero byte), so a lookup
+ * is one probe and two compares, with no copy of the text to compare with. */
+typedef struct ifds_token_slot {
+  uint64_t a, b;
+  uint32_t flow; /* index + 1; 0 = empty */
+} ifds_token_slot;
+
+typedef struct ifds_token_cache {
+  ifds_token_slot *slots;
+  size_t cap, count;
+  uint32_t id_flow; /* index + 1 of `id` once seen */
+} ifds_token_cache;
 
 typedef struct ifds_loader {
   const char *name;       /* file name for messages */
@@ -33,62 +51,48 @@ typedef struct ifds_loader {
   ifds_token tok[IFDS_MAX_TOKENS];
   size_t tok_count;
   int stage;
+  int strict; /* no `end` trailer is an error */
+  int fast;   /* in the fast path: a report is only a signal to redo the line */
 
   uint32_t facts, procs, nodes;
   uint64_t procs_line; /* line of `procs`, where a missing proc line is reported */
   size_t procs_col;
 
-  /* Procedures, by ID; proc_line[id] == 0 while no line has defined it. */
-  uint32_t *proc_first, *proc_last, *proc_line;
-  uint32_t *name_offset, *name_length; /* into names */
-  char *names;
-  size_t names_len, names_cap;
-  uint32_t *name_slots; /* hash set of proc IDs + 1, by name */
-  size_t name_slot_cap;
-  uint32_t procs_seen;
-
-  /* Per node (allocated at `nodes`). */
-  uint32_t *node_proc;
-  uint32_t *out_count; /* [N + 1] edges leaving each node */
-  uint32_t *node_call; /* index into the call vectors, or WEIR_IFDS_NONE */
-
-  ifds_vec edge_from, edge_to, edge_flow, edge_line;
-  ifds_vec call_node, call_return, call_flow, call_line;
-  ifds_vec callee_site, callee_proc, callee_call_flow, callee_return_flow, callee_line;
-  ifds_vec seed_node, seed_fact;
-  ifds_flow_table flows;
+  ifds_builder b; /* initialized at the `nodes` line */
+  ifds_token_cache tokens;
 } ifds_loader;
 
 /* Formats "NAME:LINE:COL: error: WHAT (found F, expected E). Fix: FIX." as a
  * WEIR_ERR_PARSE failure. */
 weir_status ifds_load_fail(const ifds_loader *L, uint64_t line, size_t col, const char *what,
                            const char *found, const char *expected, const char *fix);
-/* 'token' quoted and shortened for a message. */
-void ifds_quote(char *out, size_t cap, const char *text, size_t length);
 /* Column (1-based) of a pointer into the current line. */
 static inline size_t ifds_col(const ifds_loader *L, const char *p) {
   return (size_t)(p - L->line_start) + 1;
 }
-
-/* Bytes the loader may still allocate (see load_budget.c); *source names the
- * limit that set it, for messages. UINT64_MAX when nothing is known. */
-uint64_t ifds_memory_budget(const char **source);
+static inline uint32_t ifds_line32(const ifds_loader *L) {
+  return L->line > UINT32_MAX ? UINT32_MAX : (uint32_t)L->line;
+}
 
 /* One line's directive (tokens already split, at least one). */
 weir_status ifds_load_directive(ifds_loader *L);
-/* An edge, call, callee or seed line (load_body.c). */
+/* An edge, call, callee, seed or end line (load_body.c). */
 weir_status ifds_load_body(ifds_loader *L, const ifds_token *t);
-/* Token helpers of load_parse.c for load_body.c: token i as an index below
- * `limit`, as a flow function, no tokens past `count`, a misplaced directive. */
+/* Token helpers of load_parse.c for load_body.c: token i as a number, as an
+ * index below `limit`, as a flow function, no tokens past `count`, a
+ * misplaced directive. */
+weir_status ifds_load_number(ifds_loader *L, size_t i, const char *label, uint32_t *out);
 weir_status ifds_load_index(ifds_loader *L, size_t i, const char *label, uint32_t limit,
                             uint32_t *out);
 weir_status ifds_load_flow(ifds_loader *L, size_t i, const char *label, uint32_t *out);
 weir_status ifds_load_no_more(ifds_loader *L, size_t count);
 weir_status ifds_load_misplaced(ifds_loader *L);
-/* Closes the proc section: every procedure present, ranges partition the nodes. */
-weir_status ifds_load_close_procs(ifds_loader *L);
-/* Call sites and callees at the end of the input (load_calls.c). */
-weir_status ifds_load_calls(ifds_loader *L, weir_ifds_problem *p);
+
+/* The fast path for one body line at p (load_fast.c): *next is past its LF
+ * when it was handled, NULL when the general path has to do it. */
+weir_status ifds_load_fast_line(ifds_loader *L, const char *p, const char *end,
+                                const char **next);
+
 /* End of input: the remaining checks, then the problem is assembled. */
 weir_status ifds_load_finish(ifds_loader *L, weir_ifds_problem *p);
 

@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "engine/ifds/load.h"
+#include "engine/ifds/builder.h"
 
 /* MemAvailable from /proc/meminfo (bytes); else free physical pages; 0 if unknown. */
 static uint64_t memory_available(void) {

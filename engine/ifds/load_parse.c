@@ -1,8 +1,7 @@
 /* The directives of a problem file, one line at a time: the header, proc
- * lines, and the body (edge, call, callee, seed). */
-#include <stdlib.h>
+ * lines, the dispatch of the body (load_body.c), and the builder's reports
+ * turned into FILE:LINE:COL messages. */
 #include <string.h>
-#include <unistd.h>
 
 #include "engine/ifds/load.h"
 
@@ -13,6 +12,8 @@ static int is(const ifds_token *t, const char *word) {
   size_t n = strlen(word);
   return t->length == n && memcmp(t->text, word, n) == 0;
 }
+
+static int is_body(const ifds_token *t);
 
 /* ---- tokens ------------------------------------------------------------- */
 
@@ -79,24 +80,13 @@ static weir_status flow(ifds_loader *L, size_t i, const char *label, uint32_t *o
   WEIR_TRY(need(L, i, label));
   ifds_flow_error err;
   const ifds_token *t = &L->tok[i];
-  weir_status s = ifds_flow_parse(&L->flows, t->text, t->length, L->facts, out, &err);
+  weir_status s = ifds_flow_parse(&L->b.flows, t->text, t->length, L->facts, out, &err);
   if (s != WEIR_ERR_PARSE) return s;
   return ifds_load_fail(L, L->line, ifds_col(L, t->text) + err.offset, err.what, err.found,
                         err.expected, err.fix);
 }
 
 /* ---- the header --------------------------------------------------------- */
-
-static weir_status alloc_array(uint32_t **out, size_t count, int fill_none) {
-  *out = malloc((count ? count : 1) * sizeof(uint32_t));
-  if (!*out)
-    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                     "allocating %zu entries for the problem failed. "
-                     "Fix: free memory or check the header counts.",
-                     count);
-  memset(*out, fill_none ? 0xff : 0, (count ? count : 1) * sizeof(uint32_t));
-  return WEIR_OK;
-}
 
 /* Bytes of tables a header count implies: the loader's arrays (5 words per
  * procedure, 3 per node) and those of the problem built from them (3 words per
@@ -165,6 +155,22 @@ static weir_status magic(ifds_loader *L) {
   return no_more(L, 2);
 }
 
+/* The builder's report of a broken rule, as FILE:LINE:COL: the element being
+ * added is on the current line (the column of its argument); one added
+ * earlier carries its line; the counts are the `procs` line. */
+static weir_status report(const ifds_builder *b, const ifds_site *site, const char *what,
+                          const char *found, const char *expected, const char *fix) {
+  const ifds_loader *L = b->report_user;
+  if (L->fast) return WEIR_ERR_PARSE; /* the general path redoes the line and reports */
+  if (site->kind == IFDS_ELEM_COUNTS)
+    return ifds_load_fail(L, L->procs_line, L->procs_col, what, found, expected, fix);
+  if (site->tag) return ifds_load_fail(L, site->tag, 1, what, found, expected, fix);
+  size_t col = 1;
+  if (site->arg > 0 && (size_t)site->arg < L->tok_count)
+    col = ifds_col(L, L->tok[site->arg].text) + site->offset;
+  return ifds_load_fail(L, L->line, col, what, found, expected, fix);
+}
+
 static weir_status header(ifds_loader *L) {
   switch (L->stage) {
     case IFDS_STAGE_MAGIC: WEIR_TRY(magic(L)); break;
@@ -175,18 +181,13 @@ static weir_status header(ifds_loader *L) {
       L->procs_col = ifds_col(L, L->tok[1].text);
       WEIR_TRY(procs_fit_input(L));
       WEIR_TRY(header_fits_memory(L));
-      WEIR_TRY(alloc_array(&L->proc_first, L->procs, 0));
-      WEIR_TRY(alloc_array(&L->proc_last, L->procs, 0));
-      WEIR_TRY(alloc_array(&L->proc_line, L->procs, 0));
-      WEIR_TRY(alloc_array(&L->name_offset, L->procs, 0));
-      WEIR_TRY(alloc_array(&L->name_length, L->procs, 0));
       break;
     case IFDS_STAGE_NODES:
       WEIR_TRY(header_count(L, &L->nodes, "node count", 2));
       WEIR_TRY(header_fits_memory(L));
-      WEIR_TRY(alloc_array(&L->node_proc, L->nodes, 1));
-      WEIR_TRY(alloc_array(&L->out_count, (size_t)L->nodes + 1, 0));
-      WEIR_TRY(alloc_array(&L->node_call, L->nodes, 1));
+      WEIR_TRY(ifds_builder_init(&L->b, L->facts, L->procs, L->nodes, 1));
+      L->b.report = report;
+      L->b.report_user = L;
       break;
   }
   L->stage++;
@@ -215,7 +216,7 @@ static weir_status misplaced(ifds_loader *L) {
   if (header_index >= 0)
     return ifds_load_fail(L, L->line, col, "header directive out of order", found, expected,
                           "give weir-ifds, facts, procs and nodes once each, in that order");
-  if (is(t, "proc") || is(t, "edge") || is(t, "call") || is(t, "callee") || is(t, "seed")) {
+  if (is(t, "proc") || is_body(t)) {
     if (L->stage < IFDS_STAGE_PROC)
       return ifds_load_fail(L, L->line, col, "missing header directive", found, expected,
                             "give weir-ifds, facts, procs and nodes first, in that order");
@@ -230,109 +231,49 @@ static weir_status misplaced(ifds_loader *L) {
 
 /* ---- proc lines ---------------------------------------------------------- */
 
-static weir_status duplicate_name(ifds_loader *L, uint32_t other) {
-  char found[64], expected[96];
-  ifds_quote(found, sizeof found, L->tok[2].text, L->tok[2].length);
-  snprintf(expected, sizeof expected, "a name not used before (procedure %u on line %u has it)",
-           other, L->proc_line[other]);
-  return ifds_load_fail(L, L->line, ifds_col(L, L->tok[2].text), "duplicate procedure name", found,
-                        expected, "give every procedure its own name");
-}
-
-/* Records the name of proc `id` unless another procedure has it. */
-static weir_status add_name(ifds_loader *L, uint32_t id) {
-  const ifds_token *t = &L->tok[2];
-  if ((L->procs_seen + 1) * 2 > L->name_slot_cap) {
-    size_t cap = L->name_slot_cap ? L->name_slot_cap * 2 : 64;
-    uint32_t *slots = calloc(cap, sizeof *slots);
-    if (!slots)
-      return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                       "allocating the procedure-name table failed. Fix: free memory.");
-    for (size_t i = 0; i < L->name_slot_cap; ++i) {
-      uint32_t v = L->name_slots[i];
-      if (!v) continue;
-      size_t j =
-          ifds_hash_bytes(L->names + L->name_offset[v - 1], L->name_length[v - 1]) & (cap - 1);
-      while (slots[j]) j = (j + 1) & (cap - 1);
-      slots[j] = v;
-    }
-    free(L->name_slots);
-    L->name_slots = slots;
-    L->name_slot_cap = cap;
-  }
-  size_t mask = L->name_slot_cap - 1, j = ifds_hash_bytes(t->text, t->length) & mask;
-  for (; L->name_slots[j]; j = (j + 1) & mask) {
-    uint32_t other = L->name_slots[j] - 1;
-    if (L->name_length[other] == t->length &&
-        memcmp(L->names + L->name_offset[other], t->text, t->length) == 0)
-      return duplicate_name(L, other);
-  }
-  if (L->names_len + t->length > UINT32_MAX)
-    return weir_fail(WEIR_ERR_OUT_OF_RANGE,
-                     "procedure names longer than 4 GiB in all. Fix: shorten them.");
-  if (L->names_len + t->length > L->names_cap) {
-    size_t cap = L->names_cap ? L->names_cap * 2 : 4096;
-    while (cap < L->names_len + t->length) cap *= 2;
-    char *names = realloc(L->names, cap);
-    if (!names)
-      return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                       "allocating %zu bytes of procedure names failed. Fix: free memory.", cap);
-    L->names = names;
-    L->names_cap = cap;
-  }
-  memcpy(L->names + L->names_len, t->text, t->length);
-  L->name_offset[id] = (uint32_t)L->names_len;
-  L->name_length[id] = (uint32_t)t->length;
-  L->names_len += t->length;
-  L->name_slots[j] = id + 1;
-  return WEIR_OK;
-}
-
 static weir_status proc_line(ifds_loader *L) {
   uint32_t id, first, last;
   WEIR_TRY(index_below(L, 1, "procedure", L->procs, &id));
-  if (L->proc_line[id]) {
-    char found[64], expected[96];
-    ifds_quote(found, sizeof found, L->tok[1].text, L->tok[1].length);
-    snprintf(expected, sizeof expected, "one proc line per procedure (procedure %u is on line %u)",
-             id, L->proc_line[id]);
-    return ifds_load_fail(L, L->line, ifds_col(L, L->tok[1].text), "duplicate proc line", found,
-                          expected, "remove the second proc line or renumber it");
-  }
   WEIR_TRY(need(L, 2, "procedure name"));
   WEIR_TRY(index_below(L, 3, "node", L->nodes, &first));
   WEIR_TRY(index_below(L, 4, "node", L->nodes, &last));
   WEIR_TRY(no_more(L, 5));
-  if (first >= last) {
-    char found[64];
-    snprintf(found, sizeof found, "FIRST %u and LAST %u", first, last);
-    return ifds_load_fail(L, L->line, ifds_col(L, L->tok[3].text),
-                          "procedure start node not before its exit node", found, "FIRST < LAST",
-                          "give the procedure at least two nodes: its start and its exit");
-  }
-  WEIR_TRY(add_name(L, id));
-  L->proc_first[id] = first;
-  L->proc_last[id] = last;
-  L->proc_line[id] = L->line > UINT32_MAX ? UINT32_MAX : (uint32_t)L->line;
-  L->procs_seen++;
-  return WEIR_OK;
+  return ifds_builder_proc(&L->b, id, first, last, L->tok[2].text, L->tok[2].length,
+                           ifds_line32(L));
 }
 
 /* ---- dispatch ------------------------------------------------------------ */
 
+static weir_status after_end(ifds_loader *L) {
+  char found[64];
+  ifds_quote(found, sizeof found, L->tok[0].text, L->tok[0].length);
+  return ifds_load_fail(L, L->line, ifds_col(L, L->tok[0].text), "content after the end line",
+                        found, "only comments and blank lines after `end`",
+                        "remove the line, or the end line if the file goes on (then correct "
+                        "its counts)");
+}
+
+static int is_body(const ifds_token *t) {
+  return is(t, "edge") || is(t, "call") || is(t, "callee") || is(t, "seed") || is(t, "end");
+}
+
 weir_status ifds_load_directive(ifds_loader *L) {
   const ifds_token *t = &L->tok[0];
   if (L->stage == IFDS_STAGE_BODY) return ifds_load_body(L, t);
+  if (L->stage == IFDS_STAGE_END) return after_end(L);
   if (L->stage < IFDS_STAGE_PROC) return is(t, header_names[L->stage]) ? header(L) : misplaced(L);
   if (is(t, "proc")) return proc_line(L);
-  if (is(t, "edge") || is(t, "call") || is(t, "callee") || is(t, "seed")) {
-    WEIR_TRY(ifds_load_close_procs(L));
+  if (is_body(t)) {
+    WEIR_TRY(ifds_builder_close_procs(&L->b));
     L->stage = IFDS_STAGE_BODY;
     return ifds_load_body(L, t);
   }
   return misplaced(L);
 }
 
+weir_status ifds_load_number(ifds_loader *L, size_t i, const char *label, uint32_t *out) {
+  return number(L, i, label, out);
+}
 weir_status ifds_load_index(ifds_loader *L, size_t i, const char *label, uint32_t limit,
                             uint32_t *out) {
   return index_below(L, i, label, limit, out);

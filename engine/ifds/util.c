@@ -180,3 +180,11 @@ uint64_t ifds_hash_bytes(const char *s, size_t n) {
   memcpy(&w, s, n);
   return ifds_mix64(h ^ w ^ ((uint64_t)n << 56));
 }
+
+void ifds_quote(char *out, size_t cap, const char *text, size_t length) {
+  size_t limit = cap > 8 ? cap - 8 : 0;
+  if (length > limit)
+    snprintf(out, cap, "'%.*s...'", (int)limit, text);
+  else
+    snprintf(out, cap, "'%.*s'", (int)length, text);
+}

@@ -52,6 +52,19 @@ static void write_calls(ifds_out *o, const weir_ifds_problem *p) {
   }
 }
 
+/* The trailer: the counts of the lines above, so that a cut is detected. */
+static void write_end(ifds_out *o, const weir_ifds_problem *p) {
+  ifds_out_str(o, "end ");
+  ifds_out_u64(o, p->succ_offset[p->node_count]);
+  ifds_out_char(o, ' ');
+  ifds_out_u64(o, p->call_count);
+  ifds_out_char(o, ' ');
+  ifds_out_u64(o, p->callee_offset[p->call_count]);
+  ifds_out_char(o, ' ');
+  ifds_out_u64(o, p->seed_count);
+  ifds_out_char(o, '\n');
+}
+
 weir_status weir_ifds_write_problem(const weir_ifds_problem *p, FILE *out) {
   if (!p || !out)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
@@ -80,6 +93,7 @@ weir_status weir_ifds_write_problem(const weir_ifds_problem *p, FILE *out) {
     ifds_out_u64(o, p->seed_fact[s]);
     ifds_out_char(o, '\n');
   }
+  write_end(o, p);
   weir_status s = ifds_out_finish(o, "the IFDS problem");
   free(o);
   return s;

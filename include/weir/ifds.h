@@ -7,6 +7,8 @@
 #ifndef WEIR_IFDS_H
 #define WEIR_IFDS_H
 
+#include "weir/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,19 +73,100 @@ typedef struct weir_ifds_problem {
   /* Where things came from, for messages. */
   char source_name[256];
   uint64_t source_bytes;
+
+  /* WEIR_IFDS_WARN_* bits: things that loaded but deserve a word to the
+   * user. The library prints nothing; a command prints
+   * weir_ifds_warning_text(bit) for each bit (weir solve does, once). */
+  uint32_t warnings;
 } weir_ifds_problem;
+
+/* The text had no `end` trailer: a file cut at a line boundary would look
+ * the same (files written before the trailer existed have none). */
+#define WEIR_IFDS_WARN_NO_END_LINE (1u << 0)
+/* No seeds: every solver's result is empty. */
+#define WEIR_IFDS_WARN_NO_SEEDS (1u << 1)
+/* A sentence for one WEIR_IFDS_WARN_* bit ("" for an unknown bit). */
+WEIR_API const char *weir_ifds_warning_text(uint32_t warning);
 
 /* Loads and validates a problem file. On failure *out is NULL and the message
  * is "FILE:LINE:COL: error: WHAT (found X, expected Y). Fix: ..." with status
- * WEIR_ERR_PARSE (bad content) or WEIR_ERR_IO (unreadable file). */
-weir_status weir_ifds_load_file(const char *path, weir_ifds_problem **out);
+ * WEIR_ERR_PARSE (bad content) or WEIR_ERR_IO (unreadable file). A regular
+ * file is memory-mapped; anything else (a pipe) is read in chunks. */
+WEIR_API weir_status weir_ifds_load_file(const char *path, weir_ifds_problem **out);
 /* The same from memory; `name` stands for the file name in messages. */
-weir_status weir_ifds_load_memory(const char *name, const char *text, size_t length,
+WEIR_API weir_status weir_ifds_load_memory(const char *name, const char *text, size_t length,
                                   weir_ifds_problem **out);
-void weir_ifds_problem_free(weir_ifds_problem *problem);
 
-/* Writes a problem in the text format (canonical order). */
-weir_status weir_ifds_write_problem(const weir_ifds_problem *problem, FILE *out);
+/* Options of a load; NULL or all zero is what the two calls above do. */
+typedef struct weir_ifds_load_options {
+  /* A text without the `end` trailer is an error (at the end of the file)
+   * instead of a problem with WEIR_IFDS_WARN_NO_END_LINE. */
+  int strict;
+} weir_ifds_load_options;
+WEIR_API weir_status weir_ifds_load_file_ex(const char *path,
+                                            const weir_ifds_load_options *options,
+                                            weir_ifds_problem **out);
+WEIR_API weir_status weir_ifds_load_memory_ex(const char *name, const char *text, size_t length,
+                                              const weir_ifds_load_options *options,
+                                              weir_ifds_problem **out);
+WEIR_API void weir_ifds_problem_free(weir_ifds_problem *problem);
+
+/* ---- problems built in memory ----------------------------------------------
+ *
+ * A builder takes the elements of a problem one call at a time, in the order
+ * of the text format: the counts (create), every procedure, then edges,
+ * calls, callees and seeds in any order; flow functions are interned first
+ * and referred to by index. It applies the loader's rules with the loader's
+ * messages, naming the element instead of a line ("builder: edge 12 (from
+ * node 7 to node 9): edge leaves its procedure (found ...). Fix: ...").
+ * A rule that one element breaks is checked by its call, which refuses the
+ * element and leaves the builder as it was (the caller may go on); the rest
+ * (missing callees, duplicate edges and callees) by weir_ifds_builder_build.
+ * After build, or after a failure that is not a refused element (out of
+ * memory), the builder only accepts weir_ifds_builder_free. Elements are
+ * numbered per kind from 0 in the order added (edge 12 is the 13th edge). */
+typedef struct weir_ifds_builder weir_ifds_builder;
+
+/* facts >= 1 (fact 0 is the zero fact), procs >= 1, nodes >= 2. */
+WEIR_API weir_status weir_ifds_builder_create(uint32_t facts, uint32_t procs, uint32_t nodes,
+                                              weir_ifds_builder **out);
+/* Procedure `id` owns nodes first..last (start first, exit last); `name` is
+ * one token (no spaces, control characters or '#'), unique. Every procedure
+ * is declared before the first edge, call, callee or seed. */
+WEIR_API weir_status weir_ifds_builder_proc(weir_ifds_builder *builder, uint32_t id,
+                                            uint32_t first, uint32_t last, const char *name);
+/* Interns f(d) = ({d} if identity and d not in kills) + {b : (d, b) in pairs}
+ * and gives its index in *flow; the same function always gets the same index
+ * (kills need `identity`; never kill 0; no pair A>0 with A != 0; the pair
+ * 0>0 is implied). `pairs` holds pair_count (from, to) pairs, flattened:
+ * {from0, to0, from1, to1, ...}. NULL arrays are fine with a count of 0. */
+WEIR_API weir_status weir_ifds_builder_flow(weir_ifds_builder *builder, int identity,
+                                            const uint32_t *kills, size_t kill_count,
+                                            const uint32_t *pairs, size_t pair_count,
+                                            uint32_t *flow);
+/* An intraprocedural edge: FROM and TO in one procedure, at most once. */
+WEIR_API weir_status weir_ifds_builder_edge(weir_ifds_builder *builder, uint32_t from,
+                                            uint32_t to, uint32_t flow);
+/* Node `site` calls; `ret` is its return site; `flow` the call-to-return
+ * function. One per call node, which has no edges and at least one callee. */
+WEIR_API weir_status weir_ifds_builder_call(weir_ifds_builder *builder, uint32_t site,
+                                            uint32_t ret, uint32_t flow);
+/* One possible callee `proc` of call node `site` (the call may come later). */
+WEIR_API weir_status weir_ifds_builder_callee(weir_ifds_builder *builder, uint32_t site,
+                                              uint32_t proc, uint32_t call_flow,
+                                              uint32_t return_flow);
+/* An initial path edge (0, node, fact); repeats are allowed. */
+WEIR_API weir_status weir_ifds_builder_seed(weir_ifds_builder *builder, uint32_t node,
+                                            uint32_t fact);
+/* Checks what needs every element and assembles the problem: exactly what
+ * loading the same elements from text gives (source_name "builder"). */
+WEIR_API weir_status weir_ifds_builder_build(weir_ifds_builder *builder,
+                                             weir_ifds_problem **out);
+WEIR_API void weir_ifds_builder_free(weir_ifds_builder *builder);
+
+/* Writes a problem in the text format (canonical order), ending with the
+ * `end` trailer. */
+WEIR_API weir_status weir_ifds_write_problem(const weir_ifds_problem *problem, FILE *out);
 
 /* The result: every (node, fact) that holds, sorted by node then fact, and
  * the number of distinct path edges. */
@@ -94,10 +177,10 @@ typedef struct weir_ifds_result {
   uint32_t *hold_fact;
 } weir_ifds_result;
 
-void weir_ifds_result_free(weir_ifds_result *result);
+WEIR_API void weir_ifds_result_free(weir_ifds_result *result);
 /* Writes the spec's result file; two correct solvers write identical bytes. */
-weir_status weir_ifds_write_result(const weir_ifds_result *result, FILE *out);
-weir_status weir_ifds_write_result_file(const weir_ifds_result *result, const char *path);
+WEIR_API weir_status weir_ifds_write_result(const weir_ifds_result *result, FILE *out);
+WEIR_API weir_status weir_ifds_write_result_file(const weir_ifds_result *result, const char *path);
 
 /* Figures a solver reports. Unused fields stay 0. */
 typedef struct weir_ifds_stats {
@@ -131,7 +214,7 @@ typedef struct weir_ifds_stats {
 typedef void (*weir_ifds_progress_fn)(void *user, uint64_t iterations, uint64_t path_edges);
 
 /* The classic serial worklist tabulation; the oracle for every other solver. */
-weir_status weir_ifds_solve_reference(const weir_ifds_problem *problem, weir_ifds_result *out,
+WEIR_API weir_status weir_ifds_solve_reference(const weir_ifds_problem *problem, weir_ifds_result *out,
                                       weir_ifds_stats *stats);
 
 /* The same with options: a progress callback, called about every 65536
@@ -140,7 +223,7 @@ typedef struct weir_ifds_reference_options {
   weir_ifds_progress_fn progress;
   void *progress_user;
 } weir_ifds_reference_options;
-weir_status weir_ifds_solve_reference_ex(const weir_ifds_problem *problem,
+WEIR_API weir_status weir_ifds_solve_reference_ex(const weir_ifds_problem *problem,
                                          const weir_ifds_reference_options *options,
                                          weir_ifds_result *out, weir_ifds_stats *stats);
 
@@ -160,12 +243,12 @@ typedef struct weir_ifds_engine_options {
 
 /* Runs the tabulation as a data-parallel fixed point on resident buffers of
  * `backend`; the result is byte-identical to the reference solver's. */
-weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_problem *problem,
+WEIR_API weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_problem *problem,
                                    const weir_ifds_engine_options *options,
                                    weir_ifds_result *out, weir_ifds_stats *stats);
 
 /* Writes the stats as one JSON object (for --stats FILE.json). */
-weir_status weir_ifds_write_stats_json(const weir_ifds_stats *stats, const char *solver,
+WEIR_API weir_status weir_ifds_write_stats_json(const weir_ifds_stats *stats, const char *solver,
                                        const char *backend, double seconds_load, FILE *out);
 
 #ifdef __cplusplus

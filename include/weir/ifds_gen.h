@@ -6,6 +6,8 @@
 #ifndef WEIR_IFDS_GEN_H
 #define WEIR_IFDS_GEN_H
 
+#include "weir/export.h"
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -37,18 +39,20 @@ typedef struct weir_ifds_gen_options {
 } weir_ifds_gen_options;
 
 /* "chain", "fanout", "recursive", "wide-facts", "loops", "realistic". */
-const char *weir_ifds_preset_name(weir_ifds_preset preset);
+WEIR_API const char *weir_ifds_preset_name(weir_ifds_preset preset);
 /* WEIR_ERR_INVALID_ARGUMENT naming the presets for an unknown name. */
-weir_status weir_ifds_preset_parse(const char *name, weir_ifds_preset *out);
+WEIR_API weir_status weir_ifds_preset_parse(const char *name, weir_ifds_preset *out);
 /* Fills the zero knobs of *options with the defaults of options->preset. */
-void weir_ifds_gen_defaults(weir_ifds_gen_options *options);
+WEIR_API void weir_ifds_gen_defaults(weir_ifds_gen_options *options);
 
-/* Writes the problem in the text format. WEIR_ERR_INVALID_ARGUMENT for sizes
- * that do not fit (more than 2^32-1 nodes in all). */
-weir_status weir_ifds_generate(const weir_ifds_gen_options *options, FILE *out);
-/* The same problem, loaded (generated as text in memory and loaded, so that
- * it is exactly what a file would give). */
-weir_status weir_ifds_generate_problem(const weir_ifds_gen_options *options,
+/* Writes the problem in the text format: a comment line with the options,
+ * then weir_ifds_write_problem's canonical text (ending with `end`).
+ * WEIR_ERR_INVALID_ARGUMENT for sizes that do not fit (more than 2^32-1
+ * nodes in all). */
+WEIR_API weir_status weir_ifds_generate(const weir_ifds_gen_options *options, FILE *out);
+/* The same problem in memory, built with weir_ifds_builder (the rules and
+ * the result of loading the text that weir_ifds_generate writes). */
+WEIR_API weir_status weir_ifds_generate_problem(const weir_ifds_gen_options *options,
                                        weir_ifds_problem **out);
 
 #ifdef __cplusplus

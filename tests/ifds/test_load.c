@@ -85,7 +85,8 @@ START_TEST(canonical_text) {
                    "edge 0 1 id\nedge 0 2 id,-3,0>2\nedge 2 3 id,-3,0>2\n"
                    "edge 4 5 id\nedge 4 6 id\nedge 5 6 1>2,1>3\n"
                    "call 1 2 id\ncallee 1 1 none none\n"
-                   "seed 0 0\nseed 5 3\n");
+                   "seed 0 0\nseed 5 3\n"
+                   "end 6 1 1 2\n");
   free(text);
   weir_ifds_problem_free(p);
 }
@@ -111,7 +112,7 @@ static void assert_same_flow(const weir_ifds_problem *a, uint32_t fa, const weir
 }
 
 /* Same problem, array by array (flows by content). */
-static void assert_same_problem(const weir_ifds_problem *a, const weir_ifds_problem *b) {
+void ifds_test_assert_same_problem(const weir_ifds_problem *a, const weir_ifds_problem *b) {
   ck_assert_uint_eq(a->fact_count, b->fact_count);
   ck_assert_uint_eq(a->proc_count, b->proc_count);
   ck_assert_uint_eq(a->node_count, b->node_count);
@@ -151,7 +152,7 @@ void ifds_test_round_trip(const weir_ifds_problem *p) {
   char *text = ifds_test_problem_text(p);
   weir_ifds_problem *q = NULL;
   ck_assert_int_eq(weir_ifds_load_memory("round-trip.ifds", text, strlen(text), &q), WEIR_OK);
-  assert_same_problem(p, q);
+  ifds_test_assert_same_problem(p, q);
   char *again = ifds_test_problem_text(q);
   ck_assert_str_eq(text, again);
   free(again);

@@ -15,4 +15,7 @@ char *ifds_test_problem_text(const weir_ifds_problem *problem);
 /* Solves with the reference solver and returns the result text (caller frees). */
 char *ifds_test_solve_text(const weir_ifds_problem *problem, weir_ifds_stats *stats);
 
+/* The same problem, array by array (flows compared by content). */
+void ifds_test_assert_same_problem(const weir_ifds_problem *a, const weir_ifds_problem *b);
+
 #endif

@@ -292,6 +292,14 @@ static void write_seeds(emitter *e) {
   }
 }
 
+/* The format's trailer: the counts of the lines written, so that a cut copy
+ * of an --emit-ifds file is caught when it is loaded. */
+static void write_end(emitter *e) {
+  const weir_llvm_build_stats *st = &e->ctx->out->stats;
+  weir_llvm_text_printf(e->text, "end %u %u %u %u\n", st->edges, st->call_sites, st->callee_lines,
+                        st->seeds);
+}
+
 /* Checks were recorded with analysis fact numbers: renumber, drop the dead. */
 static void map_checks(weir_llvm_ctx *ctx) {
   weir_llvm_problem *out = ctx->out;
@@ -336,6 +344,7 @@ weir_status weir_llvm_emit(weir_llvm_ctx *ctx) {
     write_header(&e, live);
     for (uint32_t p = 0; p < ctx->fn_count; ++p) write_function(&e, p);
     write_seeds(&e);
+    write_end(&e);
     map_checks(ctx);
     failed = emitter_failed(&e);
   }

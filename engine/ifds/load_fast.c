@@ -1,0 +1,180 @@
+/* The fast path of the loader: a body line of the shape every writer
+ * produces ("edge 12 13 id,0>3\n": single spaces, plain digits, no comment,
+ * no CR) is parsed in one pass over its bytes, with no tokenizing and no
+ * copy, and handed to the builder. Anything else, and any line where
+ * something is wrong, is left to the general path (NULL *next), which
+ * checks it again from scratch and reports it; so this file never formats
+ * a message, and a line refused here costs only the time of a second look. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/ifds/load.h"
+
+/* Decimal digits ending at a space: at most 10, at most 4294967295. */
+static inline const char *digits(const char *p, const char *end, uint32_t *out) {
+  const char *start = p;
+  uint64_t v = 0;
+  while (p < end && (unsigned)(*p - '0') < 10u) {
+    v = v * 10 + (uint64_t)(*p - '0');
+    if (++p - start > 10) return NULL;
+  }
+  if (p == start || v > UINT32_MAX || p >= end || *p != ' ') return NULL;
+  *out = (uint32_t)v;
+  return p + 1;
+}
+
+/* A node or procedure index: digits, below `limit`. */
+static inline const char *index_below(const char *p, const char *end, uint32_t limit,
+                                      uint32_t *out) {
+  p = p ? digits(p, end, out) : NULL;
+  return p && *out < limit ? p : NULL;
+}
+
+/* ---- flow tokens ------------------------------------------------------------ */
+
+enum { TOKEN_CACHE_MAX = 1u << 20 }; /* slots; past half of it, new tokens are not cached */
+
+/* The key of a token of n <= 16 bytes at s, where s + 16 <= end or not. */
+static inline void token_key(const char *s, size_t n, const char *end, uint64_t *a, uint64_t *b) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (end - s >= 16) { /* two loads, masked to the token's bytes */
+    uint64_t x, y;
+    memcpy(&x, s, 8);
+    memcpy(&y, s + 8, 8);
+    *a = n >= 8 ? x : x & ((1ull << (8 * n)) - 1);
+    *b = n >= 16 ? y : n <= 8 ? 0 : y & ((1ull << (8 * (n - 8))) - 1);
+    return;
+  }
+#endif
+  uint64_t w[2] = {0, 0};
+  for (size_t i = 0; i < n; ++i) w[i / 8] |= (uint64_t)(unsigned char)s[i] << (8 * (i % 8));
+  *a = w[0], *b = w[1];
+}
+
+static inline size_t token_hash(uint64_t a, uint64_t b) {
+  return (size_t)ifds_mix64(a ^ (b * 0x9e3779b97f4a7c15ull));
+}
+
+static int cache_grow(ifds_token_cache *c) {
+  size_t cap = c->cap ? c->cap * 2 : 4096;
+  ifds_token_slot *slots = calloc(cap, sizeof *slots);
+  if (!slots) return -1;
+  for (size_t i = 0; i < c->cap; ++i) {
+    if (!c->slots[i].flow) continue;
+    size_t j = token_hash(c->slots[i].a, c->slots[i].b) & (cap - 1);
+    while (slots[j].flow) j = (j + 1) & (cap - 1);
+    slots[j] = c->slots[i];
+  }
+  free(c->slots);
+  c->slots = slots;
+  c->cap = cap;
+  return 0;
+}
+
+/* The interned index of token [s, s + n): from the cache, else parsed and
+ * interned (and cached). -1 when the token is not valid (or memory ran out). */
+static inline int token_flow(ifds_loader *L, const char *s, size_t n, const char *end,
+                             uint32_t *out) {
+  ifds_flow_error err;
+  ifds_token_cache *c = &L->tokens;
+  if (n == 2 && s[0] == 'i' && s[1] == 'd' && c->id_flow) { /* most tokens are `id` */
+    *out = c->id_flow - 1;
+    return 0;
+  }
+  if (n > 16) return ifds_flow_parse(&L->b.flows, s, n, L->facts, out, &err) == WEIR_OK ? 0 : -1;
+  uint64_t a, b;
+  token_key(s, n, end, &a, &b);
+  size_t i = 0;
+  if (c->cap) {
+    size_t mask = c->cap - 1;
+    for (i = token_hash(a, b) & mask; c->slots[i].flow; i = (i + 1) & mask)
+      if (c->slots[i].a == a && c->slots[i].b == b) {
+        *out = c->slots[i].flow - 1;
+        return 0;
+      }
+  }
+  /* the flow table's own token cache would only repeat this one, unless this
+   * one is full (then tokens past it still parse once each there) */
+  int full = c->count * 2 >= TOKEN_CACHE_MAX;
+  weir_status st = full ? ifds_flow_parse(&L->b.flows, s, n, L->facts, out, &err)
+                        : ifds_flow_parse_uncached(&L->b.flows, s, n, L->facts, out, &err);
+  if (st != WEIR_OK) return -1;
+  if (n == 2 && s[0] == 'i' && s[1] == 'd') c->id_flow = *out + 1;
+  if ((c->count + 1) * 2 > c->cap) { /* grow, then find the free slot again */
+    if (c->cap >= TOKEN_CACHE_MAX || cache_grow(c) != 0) return 0; /* a cache may forget */
+    for (i = token_hash(a, b) & (c->cap - 1); c->slots[i].flow; i = (i + 1) & (c->cap - 1)) {
+    }
+  }
+  c->slots[i] = (ifds_token_slot){a, b, *out + 1};
+  c->count++;
+  return 0;
+}
+
+/* A flow token ending at `stop` (' ' or '\n'): its interned index. */
+static inline const char *flow(ifds_loader *L, const char *p, const char *end, char stop,
+                               uint32_t *out) {
+  if (!p) return NULL;
+  const char *start = p;
+  while (p < end && (unsigned char)*p > ' ' && *p != '#' && *p != 0x7f) ++p;
+  if (p == start || p >= end || *p != stop) return NULL;
+  if (token_flow(L, start, (size_t)(p - start), end, out) != 0) return NULL;
+  return p + 1;
+}
+
+static const char *edge(ifds_loader *L, const char *p, const char *end) {
+  uint32_t from, to, f;
+  p = index_below(p, end, L->nodes, &from);
+  p = index_below(p, end, L->nodes, &to);
+  p = flow(L, p, end, '\n', &f);
+  if (!p || ifds_builder_edge(&L->b, from, to, f, ifds_line32(L)) != WEIR_OK) return NULL;
+  return p;
+}
+
+static const char *call(ifds_loader *L, const char *p, const char *end) {
+  uint32_t site, ret, f;
+  p = index_below(p, end, L->nodes, &site);
+  p = index_below(p, end, L->nodes, &ret);
+  p = flow(L, p, end, '\n', &f);
+  if (!p || ifds_builder_call(&L->b, site, ret, f, ifds_line32(L)) != WEIR_OK) return NULL;
+  return p;
+}
+
+static const char *callee(ifds_loader *L, const char *p, const char *end) {
+  uint32_t site, proc, cf, rf;
+  p = index_below(p, end, L->nodes, &site);
+  p = index_below(p, end, L->procs, &proc);
+  p = flow(L, p, end, ' ', &cf);
+  p = flow(L, p, end, '\n', &rf);
+  if (!p || ifds_builder_callee(&L->b, site, proc, cf, rf, ifds_line32(L)) != WEIR_OK) return NULL;
+  return p;
+}
+
+static const char *seed(ifds_loader *L, const char *p, const char *end) {
+  uint32_t node, fact;
+  p = index_below(p, end, L->nodes, &node);
+  if (!p) return NULL;
+  /* the fact ends the line: digits then LF */
+  const char *start = p;
+  uint64_t v = 0;
+  while (p < end && (unsigned)(*p - '0') < 10u && p - start < 10) v = v * 10 + (uint64_t)(*p++ - '0');
+  if (p == start || p >= end || *p != '\n' || v >= L->facts) return NULL;
+  fact = (uint32_t)v;
+  if (ifds_builder_seed(&L->b, node, fact) != WEIR_OK) return NULL;
+  return p + 1;
+}
+
+weir_status ifds_load_fast_line(ifds_loader *L, const char *p, const char *end,
+                                const char **next) {
+  *next = NULL;
+  if (end - p < 8) return WEIR_OK;
+  L->line_start = p;
+  L->fast = 1;
+  if (memcmp(p, "edge ", 5) == 0)
+    *next = edge(L, p + 5, end);
+  else if (memcmp(p, "call", 4) == 0)
+    *next = p[4] == ' ' ? call(L, p + 5, end) : memcmp(p + 4, "ee ", 3) == 0 ? callee(L, p + 7, end) : NULL;
+  else if (memcmp(p, "seed ", 5) == 0)
+    *next = seed(L, p + 5, end);
+  L->fast = 0;
+  return WEIR_OK;
+}
