@@ -20,6 +20,7 @@ PACKAGES=(
   llvm-14-dev clang-14 llvm-14                      # the LLVM IR frontend (weir analyze)
   libclang-rt-14-dev                                # libFuzzer for clang-14 (fuzz/)
   gnuplot-nox                                       # bench/plot
+  libopenmpi-dev openmpi-bin                        # MPI transport (weir_mpi) + its mpirun tests
 )
 JOBS=$(nproc 2>/dev/null || echo 2)
 

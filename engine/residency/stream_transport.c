@@ -4,7 +4,7 @@
  * memory and no per-copy allocation. */
 #include <stdlib.h>
 
-#include "weir/residency.h"
+#include "engine/residency/collective.h"
 
 typedef struct stream_transport {
   weir_transport base; /* first: the weir_transport * is this struct */
@@ -79,12 +79,25 @@ static void stream_destroy(weir_transport *base) {
   free(self);
 }
 
+/* Allreduce reduces on the host in the staging buffer (no allocation per
+ * call); the other collectives are weir's generic ones over copy_async. */
+static weir_status stream_allreduce(weir_transport *base, weir_group *group,
+                                    const weir_collective *call) {
+  stream_transport *self = (stream_transport *)base;
+  return weir_coll_host_allreduce(group, call, self->staging, self->staging_bytes);
+}
+
+static const weir_collective_ops stream_collectives = {
+    .allreduce = stream_allreduce,
+};
+
 static const weir_transport_ops stream_ops = {
     .name = "stream",
     .copy = stream_copy,
     .copy_async = stream_copy_async,
     .wait = stream_wait,
     .destroy = stream_destroy,
+    .collectives = &stream_collectives,
 };
 
 weir_status weir_stream_transport_create(const weir_stream_transport_options *options,

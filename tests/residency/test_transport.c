@@ -149,7 +149,7 @@ static void counting_destroy(weir_transport *self) {
 
 START_TEST(broadcast_goes_through_any_transport) {
   static const weir_transport_ops ops = {"counting", counting_copy, counting_copy_async,
-                                         counting_wait, counting_destroy};
+                                         counting_wait, counting_destroy, NULL};
   counting_transport counting = {.base = {&ops, NULL}};
   CHECK_OK(weir_stream_transport_create(NULL, &counting.inner));
   weir_backend *backends[3] = {util_open("cpu:0"), util_open("cpu:1"), util_open("cpu:2")};
