@@ -49,7 +49,7 @@ void weir_ifds_engine_initial_caps(const weir_ifds_problem *pb,
   out->plog = at_least(3ull * pb->node_count + pb->seed_count, 1024);
   /* Contexts and end summaries: a few per procedure; incoming: a few per
    * callee edge. Small next to the log, so start generous. */
-  out->ctab = at_least(6ull * pb->proc_count + 64u, 64);
+  out->ctab = at_least(16ull * pb->proc_count + 1024u, 64);
   out->inc = at_least(4ull * callees + 64u, 64);
   out->es = at_least(4ull * pb->proc_count + 64u, 64);
   if (o && o->initial_table_capacity) out->plog = at_least(o->initial_table_capacity * 3u / 4u, 1);
@@ -339,8 +339,10 @@ weir_status weir_ifds_engine_grow(ifds_engine *e) {
     next.ptab = table_for(next.plog);
     if (next.ptab > max_table && next.plog <= max_log) next.ptab = max_table;
   }
+  /* A context table overflow costs a full rebuild (every path edge
+   * re-inserted, step 1 replayed): grow it 4x. */
   if (over & WEIR_IFDS_O_CTAB)
-    next.ctab = grown(e->caps.ctab, e->ctrl[WEIR_IFDS_C_CTAB] * 2u, 2, 1,
+    next.ctab = grown(e->caps.ctab, e->ctrl[WEIR_IFDS_C_CTAB] * 2u, 4, 1,
                       weir_ifds_engine_max_entries(e, IFDS_R_CTAB));
   if (over & WEIR_IFDS_O_INC)
     next.inc = grown(e->caps.inc, e->ctrl[WEIR_IFDS_C_INC], 2, 1,
