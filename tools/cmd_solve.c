@@ -12,7 +12,7 @@
 static void usage(FILE *out) {
   fprintf(out,
           "usage: weir solve PROBLEM [-o RESULT] [--solver engine|reference] [--backend SPEC]\n"
-          "                          [--stats FILE.json] [--strict]\n\n"
+          "                          [--stats FILE.json] [--strict] [--progress]\n\n"
           "Solves an IFDS problem (docs/ifds-format.md) and writes the result file.\n"
           "  -o RESULT          write the result file there; without -o the result goes to\n"
           "                     standard output and the summary line to standard error\n"
@@ -22,8 +22,12 @@ static void usage(FILE *out) {
           "                     cuda, plugin:PATH (see `weir info`)\n"
           "  --stats FILE.json  write the solver's figures as JSON\n"
           "  --strict           refuse a problem file without its `end` line (it may be\n"
-          "                     truncated); without --strict such a file loads with a warning\n\n"
-          "A live progress line appears on standard error when it is a terminal.\n"
+          "                     truncated); without --strict such a file loads with a warning\n"
+          "  --progress         progress lines on standard error, also when it is not a\n"
+          "                     terminal (a log): load, upload, path edges and rate at least\n"
+          "                     every 2 s while solving, read-back\n\n"
+          "Without --progress a live progress line appears on standard error when it is a\n"
+          "terminal.\n"
           "Exit codes: 0 solved; 2 bad input (an invalid problem file, whose message is\n"
           "FILE:LINE:COL: error: ..., a missing file, a bad option or backend spec);\n"
           "1 other failure (backend unavailable, out of memory, cannot write).\n");
@@ -31,7 +35,7 @@ static void usage(FILE *out) {
 
 typedef struct solve_args {
   const char *problem, *result, *solver, *backend, *stats;
-  int strict;
+  int strict, progress;
 } solve_args;
 
 static int parse(int argc, char **argv, solve_args *a) {
@@ -45,6 +49,8 @@ static int parse(int argc, char **argv, solve_args *a) {
                                                             : NULL;
     if (strcmp(argv[i], "--strict") == 0) {
       a->strict = 1;
+    } else if (strcmp(argv[i], "--progress") == 0) {
+      a->progress = 1;
     } else if (slot && v) {
       *slot = v;
       ++i;
@@ -72,25 +78,41 @@ static int parse(int argc, char **argv, solve_args *a) {
 
 /* ---- the live progress line ------------------------------------------------ */
 
+/* Two forms: a live line rewritten in place (a terminal, no --progress), or
+ * with --progress one line per update for logs and pipes, at least every
+ * 2 s while the engine solves (its windows last at most ~2 s) and at most
+ * one a second from the reference solver's frequent callbacks. */
 typedef struct progress {
   double start, last;
-  int shown;
+  int shown, lines;
 } progress;
 
 static void on_progress(void *user, uint64_t iterations, uint64_t path_edges) {
   progress *p = user;
   double t = weir_cli_now();
-  if (t - p->last < 0.2) return;
+  if (t - p->last < (p->lines ? 1.0 : 0.2)) return;
   p->last = t;
   p->shown = 1;
   double rate = t > p->start ? (double)path_edges / (t - p->start) : 0;
-  fprintf(stderr, "\r\033[K  solving: %llu iterations, %llu path edges, %.2f M path edges/s",
-          (unsigned long long)iterations, (unsigned long long)path_edges, rate / 1e6);
+  if (p->lines)
+    fprintf(stderr, "weir solve: %.1f s: %llu iterations, %llu path edges, %.2f M path edges/s\n",
+            t - p->start, (unsigned long long)iterations, (unsigned long long)path_edges,
+            rate / 1e6);
+  else
+    fprintf(stderr, "\r\033[K  solving: %llu iterations, %llu path edges, %.2f M path edges/s",
+            (unsigned long long)iterations, (unsigned long long)path_edges, rate / 1e6);
+  fflush(stderr);
+}
+
+static void on_phase(void *user, const char *phase, double seconds) {
+  progress *p = user;
+  if (!p->lines) return;
+  fprintf(stderr, "weir solve: %s %.3f s\n", phase, seconds);
   fflush(stderr);
 }
 
 static void progress_done(progress *p) {
-  if (p->shown) fputs("\r\033[K", stderr);
+  if (p->shown && !p->lines) fputs("\r\033[K", stderr);
 }
 
 /* ---- solving ------------------------------------------------------------------ */
@@ -98,7 +120,7 @@ static void progress_done(progress *p) {
 static weir_status solve(const solve_args *a, const weir_ifds_problem *problem, progress *pr,
                          weir_ifds_result *result, weir_ifds_stats *stats, char *backend_id,
                          size_t cap) {
-  weir_ifds_progress_fn fn = isatty(STDERR_FILENO) ? on_progress : NULL;
+  weir_ifds_progress_fn fn = pr->lines || isatty(STDERR_FILENO) ? on_progress : NULL;
   if (strcmp(a->solver, "reference") == 0) {
     snprintf(backend_id, cap, "host");
     weir_ifds_reference_options options = {fn, pr};
@@ -107,7 +129,7 @@ static weir_status solve(const solve_args *a, const weir_ifds_problem *problem, 
   weir_backend *backend = NULL;
   WEIR_TRY(weir_backend_open(a->backend, &backend));
   snprintf(backend_id, cap, "%s", weir_backend_id(backend));
-  weir_ifds_engine_options options = {.progress = fn, .progress_user = pr};
+  weir_ifds_engine_options options = {.progress = fn, .progress_user = pr, .phase = on_phase};
   weir_status s = weir_ifds_solve_engine(backend, problem, &options, result, stats);
   weir_backend_close(backend);
   return s;
@@ -186,7 +208,12 @@ int weir_cmd_solve(int argc, char **argv) {
   }
   print_warnings(a.problem, problem);
   double t1 = weir_cli_now();
-  progress pr = {t1, t1, 0};
+  progress pr = {t1, t1, 0, a.progress};
+  if (a.progress)
+    fprintf(stderr, "weir solve: loaded %s: %.1f MB in %.3f s (%.0f MB/s), %u nodes, %u facts\n",
+            a.problem, (double)problem->source_bytes / 1e6, t1 - t0,
+            t1 > t0 ? (double)problem->source_bytes / 1e6 / (t1 - t0) : 0.0,
+            problem->node_count, problem->fact_count);
   weir_ifds_result result = {0};
   weir_ifds_stats stats = {0};
   char backend_id[64] = "";

@@ -78,8 +78,26 @@ static weir_status upload(ifds_engine *e) {
   return st;
 }
 
+/* A host device (the cpu backend: DLPack kDLCPU, with a pointer to export)
+ * keeps the log in host memory: the result is built from it where it is,
+ * with no copy. The window loop's last read-back already waited for the
+ * device. */
+static int log_in_host_memory(ifds_engine *e, const uint64_t **keys) {
+  weir_device_info info;
+  void *p = NULL;
+  if (e->shards[IFDS_R_PLOG] != 1 || weir_backend_device_info(e->backend, &info) != WEIR_OK ||
+      info.dl_device_type != 1 || strcmp(info.kind, "cpu") != 0)
+    return 0;
+  if (weir_buffer_export_pointer(e->backend, e->buf[WEIR_IFDS_B_PLOG], &p) != WEIR_OK || !p)
+    return 0;
+  *keys = p;
+  return 1;
+}
+
 static weir_status read_result(ifds_engine *e, weir_ifds_result *out) {
   uint64_t count = e->ctrl[WEIR_IFDS_C_PLOG];
+  const uint64_t *in_place = NULL;
+  if (log_in_host_memory(e, &in_place)) return weir_ifds_engine_holds(e, in_place, count, out);
   uint64_t *keys = malloc((count ? count : 1) * sizeof *keys);
   if (!keys)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,

@@ -241,14 +241,17 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The next window's iterations: doubled while windows keep finding work,
- * but a window that took over a second is not made longer and one over two
- * seconds is halved, so that progress reaches the caller (and a Ctrl-C is
- * seen) at least every ~2 s however slow the iterations get. */
+/* The next window's iterations: doubled while windows are quick, and
+ * sized for about a second once they are not (k / seconds, never more than
+ * doubled), so that progress reaches the caller at least every ~2 s unless
+ * single iterations get slower than that. */
 static uint64_t next_window(uint64_t k, uint64_t max_k, double seconds) {
-  if (seconds > 2.0) return k > 1u ? k / 2u : 1u;
-  if (seconds > 1.0) return k;
-  return k * 2u > max_k ? max_k : k * 2u;
+  uint64_t next = k * 2u;
+  if (seconds > 0.25) {
+    double fit = (double)k / seconds;
+    if (fit < (double)next) next = fit < 1.0 ? 1u : (uint64_t)fit;
+  }
+  return next > max_k ? max_k : next;
 }
 
 weir_status weir_ifds_engine_run(ifds_engine *e, const weir_ifds_engine_options *o) {
