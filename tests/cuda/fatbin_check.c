@@ -152,13 +152,16 @@ START_TEST(fatbin_lists_its_entries) {
 END_TEST
 
 START_TEST(abi_struct_layout) {
-  /* The device code reads these offsets: a change must bump the ABI version. */
+  /* The device code reads these offsets: a change must bump the ABI version.
+   * The figures below are those of ABI version 2 (32 bindings). */
+  ck_assert_uint_eq(WEIR_CUDA_ABI_VERSION, 2);
+  ck_assert_uint_eq(sizeof(weir_cuda_args), 672);
   ck_assert_uint_eq(sizeof(weir_cuda_args), WEIR_CUDA_ARGS_BYTES);
-  ck_assert_uint_eq(offsetof(weir_cuda_args, binding_bytes), 128);
-  ck_assert_uint_eq(offsetof(weir_cuda_args, push), 256);
+  ck_assert_uint_eq(offsetof(weir_cuda_args, binding_bytes), 256);
+  ck_assert_uint_eq(offsetof(weir_cuda_args, push), 512);
   ck_assert_uint_eq(offsetof(weir_cuda_args, push) % 8, 0);
-  ck_assert_uint_eq(offsetof(weir_cuda_args, grid), 392);
-  ck_assert_uint_eq(offsetof(weir_cuda_args, workgroup_size), 404);
+  ck_assert_uint_eq(offsetof(weir_cuda_args, grid), 648);
+  ck_assert_uint_eq(offsetof(weir_cuda_args, workgroup_size), 660);
 }
 END_TEST
 
