@@ -21,6 +21,7 @@ PACKAGES=(
   libclang-rt-14-dev                                # libFuzzer for clang-14 (fuzz/)
   gnuplot-nox                                       # bench/plot
   libopenmpi-dev openmpi-bin                        # MPI transport (weir_mpi) + its mpirun tests
+  python3-dev python3-numpy python3-pytest          # import weir (python/) + its pytest suite
 )
 JOBS=$(nproc 2>/dev/null || echo 2)
 
@@ -42,7 +43,11 @@ install_missing() {
 build() { # build DIR [cmake args...]
   local dir=$1; shift
   echo "== building in $dir $*"
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$dir.configure.log" 2>&1 \
+  # The Debian interpreter, whose numpy and pytest dev.sh installs (a python3
+  # earlier on PATH, such as a pyenv shim, would lack them).
+  local py=()
+  [ -x /usr/bin/python3 ] && py=(-DPython3_EXECUTABLE=/usr/bin/python3)
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${py[@]}" "$@" >"$dir.configure.log" 2>&1 \
     || { cat "$dir.configure.log"; return 1; }
   grep -E "^-- weir" "$dir.configure.log" || true
   cmake --build "$dir" -j"$JOBS"

@@ -12,6 +12,11 @@ static void import_release(void *context) {
 static weir_status device_matches(weir_backend *backend, const DLTensor *t) {
   DLDevice mine;
   WEIR_TRY(weir_dlpack_device(backend, &mine));
+  /* Host memory is one address space: cpu:0 .. cpu:7 are separate instances
+   * over the same RAM, while other libraries always say (kDLCPU, 0). So a
+   * kDLCPU tensor of any id is imported on any kDLCPU backend; only device
+   * memory (CUDA, ...) must match the id. */
+  if (mine.device_type == kDLCPU && t->device.device_type == kDLCPU) return WEIR_OK;
   if (mine.device_type != t->device.device_type || mine.device_id != t->device.device_id)
     return weir_fail(WEIR_ERR_UNSUPPORTED,
                      "weir_dlpack_import: the tensor lives on (%s, %d) but backend %s is (%s, "

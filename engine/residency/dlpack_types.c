@@ -39,14 +39,19 @@ weir_status weir_dlpack_device(weir_backend *backend, DLDevice *out) {
 
 weir_status weir_dlpack_check_dtype(DLDataType dtype) {
   int ok_bits = dtype.bits == 8 || dtype.bits == 16 || dtype.bits == 32 || dtype.bits == 64;
+  /* weir stores and moves elements, it does no arithmetic on them here, so
+   * bfloat16 and bool (one byte, DLPack >= 0.8) travel as their bits. */
   int ok = dtype.lanes == 1 &&
            (((dtype.code == kDLInt || dtype.code == kDLUInt) && ok_bits) ||
-            (dtype.code == kDLFloat && dtype.bits >= 16 && ok_bits));
+            (dtype.code == kDLFloat && dtype.bits >= 16 && ok_bits) ||
+            (dtype.code == kDLBfloat && dtype.bits == 16) ||
+            (dtype.code == WEIR_DLPACK_BOOL && dtype.bits == 8));
   if (!ok)
     return weir_fail(WEIR_ERR_UNSUPPORTED,
                      "DLPack dtype (code %u, bits %u, lanes %u) is not supported. Fix: use "
-                     "kDLInt/kDLUInt of 8, 16, 32 or 64 bits or kDLFloat of 16, 32 or 64 bits, "
-                     "with lanes 1 (bfloat, complex, opaque and vector types are refused).",
+                     "kDLInt/kDLUInt of 8, 16, 32 or 64 bits, kDLFloat of 16, 32 or 64 bits, "
+                     "kDLBfloat of 16 bits or kDLBool of 8 bits, with lanes 1 (complex, "
+                     "opaque and vector types are refused).",
                      (unsigned)dtype.code, (unsigned)dtype.bits, (unsigned)dtype.lanes);
   return WEIR_OK;
 }

@@ -10,9 +10,13 @@
  *
  * Import wraps a DLPack tensor as a NON-owning chunk (weir never frees the
  * memory) and a view of it, on a backend whose device is the tensor's device.
+ * Host memory is one address space: a kDLCPU tensor of any device id (other
+ * libraries say (kDLCPU, 0)) is imported on any kDLCPU backend, cpu:0 ..
+ * cpu:7 alike; device tensors (kDLCUDA, ...) need the same type and id.
  *
  * Supported element types: kDLInt / kDLUInt 8, 16, 32, 64 bits; kDLFloat 16,
- * 32, 64 bits; one lane. Strides must be non-negative; at most
+ * 32, 64 bits; kDLBfloat 16 bits; kDLBool 8 bits (WEIR_DLPACK_BOOL); one
+ * lane. weir only stores and moves the elements, so their bits are enough. Strides must be non-negative; at most
  * WEIR_VIEW_MAX_DIMS dims. Anything else is refused with
  * WEIR_ERR_UNSUPPORTED and a message saying what to change. */
 #ifndef WEIR_INTEROP_H
@@ -27,6 +31,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* DLPack >= 0.8's kDLBool type code (one byte per element), which the 0.6
+ * header weir builds against does not name yet. */
+#define WEIR_DLPACK_BOOL 6
 
 /* The backend's device as a DLDevice. */
 WEIR_API weir_status weir_dlpack_device(weir_backend *backend, DLDevice *out);
@@ -46,7 +54,8 @@ WEIR_API weir_status weir_dlpack_check_dtype(DLDataType dtype);
  * (vulkan). */
 WEIR_API weir_status weir_dlpack_export(const weir_view *view, DLDataType dtype, DLManagedTensor **out);
 
-/* Imports `tensor` on `backend` (its device must equal the tensor's device).
+/* Imports `tensor` on `backend` (its device must equal the tensor's device;
+ * for kDLCPU only the type must match: host memory is shared).
  * On success weir takes over the managed tensor: *out_view's chunk (reference
  * count 1, owns_memory 0) calls tensor->deleter (if any) exactly once when
  * its last reference is released. On failure the caller still owns `tensor`.

@@ -188,13 +188,63 @@ START_TEST(import_calls_the_deleter_exactly_once) {
 }
 END_TEST
 
+/* Host memory is one address space: a host tensor, whatever id its producer
+ * gave it ((kDLCPU, 0) from NumPy or PyTorch), imports on every cpu:N. */
+START_TEST(host_tensor_imports_on_every_cpu_instance) {
+  for (int n = 0; n < 8; ++n) {
+    char spec[8];
+    snprintf(spec, sizeof spec, "cpu:%d", n);
+    weir_backend *cpu = util_open(spec);
+    for (int id = 0; id < 8; id += 5) {
+      foreign f;
+      make_foreign(&f, id);
+      weir_view view;
+      CHECK_OK(weir_dlpack_import(cpu, &f.managed, &view, NULL));
+      float got[10];
+      CHECK_OK(weir_download_into(cpu, weir_chunk_buffer(view.chunk), got, sizeof got));
+      ck_assert_int_eq(memcmp(got, f.data, sizeof got), 0);
+      CHECK_OK(weir_chunk_release(view.chunk));
+      ck_assert_int_eq(f.deleted, 1);
+    }
+    ck_assert_uint_eq(util_live_buffers(cpu), 0);
+    weir_backend_close(cpu);
+  }
+}
+END_TEST
+
+/* bfloat16 and bool travel as their bits (weir does no arithmetic on them). */
+START_TEST(bfloat16_and_bool_are_carried) {
+  weir_backend *cpu = util_open("cpu:3");
+  static const DLDataType carried[] = {{kDLBfloat, 16, 1}, {WEIR_DLPACK_BOOL, 8, 1}};
+  for (size_t i = 0; i < 2; ++i) {
+    CHECK_OK(weir_dlpack_check_dtype(carried[i]));
+    foreign f;
+    make_foreign(&f, 0);
+    f.managed.dl_tensor.dtype = carried[i];
+    weir_view view;
+    DLDataType got;
+    CHECK_OK(weir_dlpack_import(cpu, &f.managed, &view, &got));
+    ck_assert_uint_eq(view.element_bytes, carried[i].bits / 8u);
+    ck_assert_uint_eq(got.code, carried[i].code);
+    DLManagedTensor *back = NULL;
+    CHECK_OK(weir_dlpack_export(&view, carried[i], &back));
+    ck_assert_uint_eq(back->dl_tensor.dtype.code, carried[i].code);
+    back->deleter(back);
+    CHECK_OK(weir_chunk_release(view.chunk));
+    ck_assert_int_eq(f.deleted, 1);
+  }
+  weir_backend_close(cpu);
+}
+END_TEST
+
 START_TEST(import_refuses_unsupported_tensors) {
   weir_backend *cpu = util_open("cpu:0");
   foreign f;
   weir_view view;
   static const DLDataType bad_types[] = {
-      {kDLBfloat, 16, 1}, {kDLComplex, 64, 1}, {kDLFloat, 32, 4},
-      {kDLInt, 12, 1},    {kDLOpaqueHandle, 64, 1}, {kDLFloat, 8, 1}};
+      {kDLBfloat, 32, 1}, {kDLComplex, 64, 1}, {kDLFloat, 32, 4},
+      {kDLInt, 12, 1},    {kDLOpaqueHandle, 64, 1}, {kDLFloat, 8, 1},
+      {WEIR_DLPACK_BOOL, 16, 1}};
   for (size_t i = 0; i < sizeof bad_types / sizeof bad_types[0]; ++i) {
     make_foreign(&f, 0);
     f.managed.dl_tensor.dtype = bad_types[i];
@@ -204,7 +254,8 @@ START_TEST(import_refuses_unsupported_tensors) {
   f.managed.dl_tensor.device = (DLDevice){kDLCUDA, 0};
   CHECK_FAILS(weir_dlpack_import(cpu, &f.managed, &view, NULL), WEIR_ERR_UNSUPPORTED);
   ck_assert_ptr_nonnull(strstr(weir_last_error(), "kDLCUDA"));
-  make_foreign(&f, 2); /* (kDLCPU, 2) is not cpu:0 */
+  make_foreign(&f, 0);
+  f.managed.dl_tensor.device = (DLDevice){kDLCUDA, 2}; /* device memory: type and id must match */
   CHECK_FAILS(weir_dlpack_import(cpu, &f.managed, &view, NULL), WEIR_ERR_UNSUPPORTED);
   make_foreign(&f, 0);
   int64_t negative[1] = {-1};
@@ -225,8 +276,10 @@ END_TEST
 START_TEST(export_refuses_unsupported_requests) {
   exported e = make_source();
   DLManagedTensor *tensor = NULL;
-  CHECK_FAILS(weir_dlpack_export(&e.view, (DLDataType){kDLBfloat, 16, 1}, &tensor),
+  CHECK_FAILS(weir_dlpack_export(&e.view, (DLDataType){kDLComplex, 32, 1}, &tensor),
               WEIR_ERR_UNSUPPORTED);
+  CHECK_FAILS(weir_dlpack_export(&e.view, (DLDataType){kDLBfloat, 16, 1}, &tensor),
+              WEIR_ERR_INVALID_ARGUMENT); /* 2-byte type on 4-byte elements */
   CHECK_FAILS(weir_dlpack_export(&e.view, (DLDataType){kDLUInt, 64, 1}, &tensor),
               WEIR_ERR_INVALID_ARGUMENT); /* 8-byte type on 4-byte elements */
   weir_view outside = e.view;
@@ -259,6 +312,8 @@ Suite *dlpack_suite(void) {
   tcase_add_test(tc, strided_partition_block_round_trip);
   tcase_add_test(tc, export_keeps_the_chunk_until_the_deleter);
   tcase_add_test(tc, import_calls_the_deleter_exactly_once);
+  tcase_add_test(tc, host_tensor_imports_on_every_cpu_instance);
+  tcase_add_test(tc, bfloat16_and_bool_are_carried);
   tcase_add_test(tc, import_refuses_unsupported_tensors);
   tcase_add_test(tc, export_refuses_unsupported_requests);
   suite_add_tcase(suite, tc);

@@ -1,0 +1,268 @@
+/* weir.Array: a typed, strided view of a resident chunk on one backend.
+ * The array holds one chunk reference and the chunk holds its backend
+ * instance, so an array stays valid after its weir.Backend is closed. */
+#include <string.h>
+
+#include "weirpy.h"
+
+PyTypeObject *weirpy_ArrayType;
+
+uint64_t weirpy_array_nbytes(const weirpy_Array *a) {
+  return weir_view_element_count(&a->view) * a->view.element_bytes;
+}
+
+int weirpy_array_is_contiguous(const weirpy_Array *a) {
+  uint64_t expect = 1;
+  for (uint32_t d = a->view.ndim; d-- > 0;) {
+    if (a->view.shape[d] != 1 && a->view.strides[d] != expect) return 0;
+    expect *= a->view.shape[d];
+  }
+  return 1;
+}
+
+char *weirpy_array_host_ptr(weirpy_Array *a) {
+  if (!a->is_host) return NULL;
+  void *base = NULL;
+  if (weir_buffer_export_pointer(a->wb, weir_chunk_buffer(a->view.chunk), &base) != WEIR_OK)
+    return NULL;
+  return (char *)base + a->view.byte_offset;
+}
+
+PyObject *weirpy_array_wrap(weirpy_Backend *backend, const weir_view *view, int dtype) {
+  allocfunc alloc = (allocfunc)PyType_GetSlot(weirpy_ArrayType, Py_tp_alloc);
+  weirpy_Array *a = (weirpy_Array *)alloc(weirpy_ArrayType, 0);
+  if (!a) {
+    (void)weir_chunk_release(view->chunk);
+    return NULL;
+  }
+  a->owner = Py_NewRef((PyObject *)backend);
+  a->wb = weir_chunk_backend(view->chunk);
+  a->view = *view;
+  a->dtype = dtype;
+  a->is_host = backend->is_host;
+  for (uint32_t d = 0; d < view->ndim; ++d) {
+    a->shape[d] = (Py_ssize_t)view->shape[d];
+    a->strides[d] = (Py_ssize_t)(view->strides[d] * view->element_bytes);
+  }
+  return (PyObject *)a;
+}
+
+PyObject *weirpy_array_alloc(weirpy_Backend *backend, int dtype, uint32_t ndim,
+                             const uint64_t *shape) {
+  uint32_t item = weirpy_dtypes[dtype].dl.bits / 8u;
+  uint64_t bytes = item;
+  for (uint32_t d = 0; d < ndim; ++d)
+    if (__builtin_mul_overflow(bytes, shape[d], &bytes))
+      return weirpy_raise_msg(WEIR_ERR_OUT_OF_RANGE,
+                              "the shape's byte size overflows 64 bits. Fix: a smaller shape.");
+  weir_chunk *chunk = NULL;
+  /* weir buffers hold at least one byte; an empty array keeps one. */
+  weir_status status = weir_chunk_allocate(backend->backend, bytes ? bytes : 1, &chunk);
+  if (status != WEIR_OK) return weirpy_raise(status, NULL);
+  weir_view view;
+  status = weir_view_make(chunk, 0, item, ndim, shape, &view);
+  if (status != WEIR_OK) {
+    (void)weir_chunk_release(chunk);
+    return weirpy_raise(status, NULL);
+  }
+  return weirpy_array_wrap(backend, &view, dtype);
+}
+
+int weirpy_parse_shape(PyObject *obj, uint32_t *ndim, uint64_t *shape) {
+  if (PyLong_Check(obj)) {
+    PyObject *tuple = PyTuple_Pack(1, obj);
+    if (!tuple) return -1;
+    int r = weirpy_parse_shape(tuple, ndim, shape);
+    Py_DECREF(tuple);
+    return r;
+  }
+  Py_ssize_t n = PySequence_Size(obj);
+  if (n < 0) return -1;
+  if (n > WEIR_VIEW_MAX_DIMS) {
+    weirpy_raise_msg(WEIR_ERR_UNSUPPORTED,
+                     "shape %R has %zd dimensions; weir arrays have at most %d. Fix: merge "
+                     "dimensions.",
+                     obj, n, WEIR_VIEW_MAX_DIMS);
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *item = PySequence_GetItem(obj, i);
+    if (!item) return -1;
+    long long v = PyLong_AsLongLong(item);
+    Py_DECREF(item);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 0) {
+      PyErr_Format(PyExc_ValueError, "negative extent %lld in shape %R", v, obj);
+      return -1;
+    }
+    shape[i] = (uint64_t)v;
+  }
+  *ndim = (uint32_t)n;
+  return 0;
+}
+
+static void array_dealloc(PyObject *op) {
+  weirpy_Array *self = (weirpy_Array *)op;
+  PyTypeObject *type = Py_TYPE(op);
+  (void)weir_chunk_release(self->view.chunk); /* DLPack exports keep their own reference */
+  Py_XDECREF(self->owner);
+  freefunc free_fn = (freefunc)PyType_GetSlot(type, Py_tp_free);
+  free_fn(op);
+  Py_DECREF(type);
+}
+
+static PyObject *tuple_of(const weirpy_Array *a, const Py_ssize_t *values) {
+  PyObject *t = PyTuple_New(a->view.ndim);
+  for (uint32_t d = 0; t && d < a->view.ndim; ++d) {
+    PyObject *v = PyLong_FromSsize_t(values[d]);
+    if (!v || PyTuple_SetItem(t, d, v) < 0) Py_CLEAR(t);
+  }
+  return t;
+}
+
+#define A(op) ((weirpy_Array *)(op))
+static PyObject *get_shape(PyObject *op, void *c) { return tuple_of(A(op), A(op)->shape); }
+static PyObject *get_strides(PyObject *op, void *c) { return tuple_of(A(op), A(op)->strides); }
+static PyObject *get_ndim(PyObject *op, void *c) { return PyLong_FromLong(A(op)->view.ndim); }
+static PyObject *get_dtype(PyObject *op, void *c) {
+  return PyUnicode_FromString(weirpy_dtypes[A(op)->dtype].name);
+}
+static PyObject *get_itemsize(PyObject *op, void *c) {
+  return PyLong_FromLong(A(op)->view.element_bytes);
+}
+static PyObject *get_size(PyObject *op, void *c) {
+  return PyLong_FromUnsignedLongLong(weir_view_element_count(&A(op)->view));
+}
+static PyObject *get_nbytes(PyObject *op, void *c) {
+  return PyLong_FromUnsignedLongLong(weirpy_array_nbytes(A(op)));
+}
+static PyObject *get_device(PyObject *op, void *c) {
+  return PyUnicode_FromString(((weirpy_Backend *)A(op)->owner)->info.spec);
+}
+static PyObject *get_backend(PyObject *op, void *c) { return Py_NewRef(A(op)->owner); }
+static PyObject *get_contiguous(PyObject *op, void *c) {
+  return PyBool_FromLong(weirpy_array_is_contiguous(A(op)));
+}
+/* The consumer pointer of the first element (host address on cpu,
+ * CUdeviceptr on cuda); None where the backend has none (vulkan). */
+static PyObject *get_ptr(PyObject *op, void *c) {
+  void *base = NULL;
+  if (weir_buffer_export_pointer(A(op)->wb, weir_chunk_buffer(A(op)->view.chunk), &base) !=
+      WEIR_OK) {
+    weir_clear_error();
+    Py_RETURN_NONE;
+  }
+  return PyLong_FromUnsignedLongLong((uintptr_t)base + A(op)->view.byte_offset);
+}
+
+/* __cuda_array_interface__ (version 3) for arrays on cuda; AttributeError
+ * elsewhere, so that consumers fall back to DLPack. */
+static PyObject *get_cai(PyObject *op, void *c) {
+  weirpy_Array *a = A(op);
+  if (((weirpy_Backend *)a->owner)->device.device_type != kDLCUDA) {
+    PyErr_SetString(PyExc_AttributeError,
+                    "__cuda_array_interface__ exists on CUDA arrays only; use __dlpack__");
+    return NULL;
+  }
+  static const char kinds[] = {[kDLInt] = 'i', [kDLUInt] = 'u', [kDLFloat] = 'f'};
+  DLDataType dl = weirpy_dtypes[a->dtype].dl;
+  char typestr[8];
+  if (dl.code == WEIR_DLPACK_BOOL) snprintf(typestr, sizeof typestr, "|b1");
+  else if (dl.code == kDLBfloat) snprintf(typestr, sizeof typestr, "<V2");
+  else snprintf(typestr, sizeof typestr, "<%c%u", kinds[dl.code], dl.bits / 8u);
+  PyObject *ptr = get_ptr(op, NULL);
+  if (!ptr) return NULL;
+  (void)weir_finish(a->wb); /* no stream: the consumer may read at once */
+  PyObject *shape = get_shape(op, NULL);
+  PyObject *strides = weirpy_array_is_contiguous(a) ? Py_NewRef(Py_None) : get_strides(op, NULL);
+  PyObject *r = (shape && strides)
+                    ? Py_BuildValue("{s:O,s:s,s:(OO),s:O,s:i,s:O}", "shape", shape, "typestr",
+                                    typestr, "data", ptr, Py_False, "strides", strides, "version",
+                                    3, "stream", Py_None)
+                    : NULL;
+  Py_XDECREF(shape);
+  Py_XDECREF(strides);
+  Py_DECREF(ptr);
+  return r;
+}
+
+/* numpy.asarray tries the buffer protocol first and silently falls back to
+ * __array__; this makes refusals (bfloat16, device arrays) reach the caller
+ * instead of yielding an object array. */
+static PyObject *array_array(PyObject *op, PyObject *args, PyObject *kwargs) {
+  PyObject *view = PyMemoryView_FromObject(op);
+  if (!view) return NULL;
+  PyObject *numpy = PyImport_ImportModule("numpy");
+  PyObject *r = numpy ? PyObject_CallMethod(numpy, "asarray", "O", view) : NULL;
+  Py_XDECREF(numpy);
+  Py_DECREF(view);
+  return r;
+}
+
+static PyObject *array_repr(PyObject *op) {
+  PyObject *shape = get_shape(op, NULL);
+  if (!shape) return NULL;
+  PyObject *r = PyUnicode_FromFormat("<weir.Array shape=%R dtype=%s device=%s>", shape,
+                                     weirpy_dtypes[A(op)->dtype].name,
+                                     ((weirpy_Backend *)A(op)->owner)->info.spec);
+  Py_DECREF(shape);
+  return r;
+}
+
+static Py_ssize_t array_len(PyObject *op) {
+  if (A(op)->view.ndim == 0) {
+    PyErr_SetString(PyExc_TypeError, "len() of a 0-d weir.Array");
+    return -1;
+  }
+  return A(op)->shape[0];
+}
+
+static PyMethodDef array_methods[] = {
+    {"__dlpack__", (PyCFunction)(void (*)(void))weirpy_array_dlpack, METH_VARARGS | METH_KEYWORDS,
+     "__dlpack__(stream=None, max_version=None, dl_device=None, copy=None): a DLPack capsule "
+     "sharing this array's memory."},
+    {"__dlpack_device__", weirpy_array_dlpack_device, METH_NOARGS, "(device type, device id)"},
+    {"__array__", (PyCFunction)(void (*)(void))array_array, METH_VARARGS | METH_KEYWORDS,
+     "numpy.asarray(a) of a host array (shares memory)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef array_getset[] = {
+    {"shape", get_shape, NULL, "extents", NULL},
+    {"strides", get_strides, NULL, "strides in BYTES (as numpy)", NULL},
+    {"ndim", get_ndim, NULL, NULL, NULL},
+    {"dtype", get_dtype, NULL, "the dtype's name", NULL},
+    {"itemsize", get_itemsize, NULL, NULL, NULL},
+    {"size", get_size, NULL, "elements", NULL},
+    {"nbytes", get_nbytes, NULL, "size * itemsize", NULL},
+    {"ptr", get_ptr, NULL, "address of the first element, or None (vulkan)", NULL},
+    {"device", get_device, NULL, "the device spec, e.g. \"cpu:0\"", NULL},
+    {"backend", get_backend, NULL, "the weir.Backend", NULL},
+    {"is_contiguous", get_contiguous, NULL, "C-contiguous", NULL},
+    {"__cuda_array_interface__", get_cai, NULL, "CUDA arrays only", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot array_slots[] = {
+    {Py_tp_doc, "A resident array; make one with weir.zeros / empty / full / asarray."},
+    {Py_tp_dealloc, array_dealloc},
+    {Py_tp_methods, array_methods},
+    {Py_tp_getset, array_getset},
+    {Py_tp_repr, array_repr},
+    {Py_sq_length, array_len},
+    {Py_bf_getbuffer, NULL}, /* filled from buffer.c */
+    {Py_bf_releasebuffer, NULL},
+    {0, NULL},
+};
+
+static PyType_Spec array_spec = {"weir.Array", sizeof(weirpy_Array), 0, Py_TPFLAGS_DEFAULT,
+                                 array_slots};
+
+int weirpy_array_init(PyObject *module) {
+  for (PyType_Slot *s = array_slots; s->slot; ++s)
+    for (PyType_Slot *b = weirpy_buffer_slots; b->slot; ++b)
+      if (s->slot == b->slot) s->pfunc = b->pfunc;
+  weirpy_ArrayType = (PyTypeObject *)PyType_FromSpec(&array_spec);
+  if (!weirpy_ArrayType) return -1;
+  return PyModule_AddObjectRef(module, "Array", (PyObject *)weirpy_ArrayType);
+}

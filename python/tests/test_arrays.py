@@ -1,0 +1,164 @@
+"""Arrays, dtypes, the buffer protocol and host/device moves."""
+import ctypes
+import gc
+
+import numpy as np
+import pytest
+
+import weir
+
+NUMPY_DTYPES = [d for d in weir.dtypes if d != "bfloat16"]
+
+
+def test_import_and_errors_carry_weirs_message():
+    assert weir.version() == weir.__version__
+    with pytest.raises(weir.Unavailable) as e:
+        weir.zeros(4, device="cpu:99")
+    assert "Fix:" in str(e.value)
+    assert issubclass(weir.InvalidArgument, (weir.Error, ValueError))
+    assert weir.Unavailable.status == "WEIR_ERR_UNAVAILABLE"
+
+
+@pytest.mark.parametrize("dtype", weir.dtypes)
+def test_every_dtype(dtype):
+    a = weir.full((2, 3), 1, dtype=dtype)
+    assert (a.shape, a.dtype, a.ndim, a.is_contiguous) == ((2, 3), dtype, 2, True)
+    assert a.nbytes == 6 * a.itemsize and a.strides == (3 * a.itemsize, a.itemsize)
+    z = weir.zeros_like(a)
+    assert (z.shape, z.dtype, z.device) == (a.shape, dtype, a.device)
+    if dtype == "bfloat16":
+        return  # no buffer-protocol format: test_bfloat16_values_and_refusal
+    n = np.asarray(a)
+    assert n.dtype == np.dtype(dtype) and n.shape == (2, 3) and (n == 1).all()
+    assert not np.asarray(z).any()
+    if dtype != "bool":  # numpy 1.24 has no DLPack bool
+        assert np.from_dlpack(a).dtype == n.dtype
+
+
+def test_bfloat16_values_and_refusal():
+    a = weir.full(3, 1.5, dtype="bfloat16")
+    with pytest.raises(weir.Unsupported, match="bfloat16"):
+        np.asarray(a)
+    with pytest.raises(weir.Unsupported):
+        memoryview(a)
+    b = weir.from_dlpack(a)
+    assert b.dtype == "bfloat16" and b.ptr == a.ptr
+    # the bits are float32's upper half, rounded: 1.5 = 0x3FC0
+    assert ctypes.string_at(a.ptr, a.nbytes) == b"\xc0\x3f" * 3
+    c = weir.copy(a)
+    assert ctypes.string_at(c.ptr, 6) == b"\xc0\x3f" * 3
+
+
+def test_unknown_dtypes_are_refused_by_name():
+    for bad in ("complex64", "float128", "int4", np.complex64):
+        with pytest.raises(weir.Unsupported, match="is not one weir carries"):
+            weir.zeros(2, dtype=bad)
+    with pytest.raises(weir.Unsupported):
+        weir.asarray(np.zeros(2, np.complex64))
+    with pytest.raises(weir.Unsupported, match="at most 4"):
+        weir.zeros((1, 1, 1, 1, 1))
+    with pytest.raises(OverflowError):
+        weir.full(2, 300, dtype="uint8")
+
+
+def test_dtype_objects_are_accepted():
+    assert weir.zeros(2, np.float32).dtype == "float32"
+    assert weir.zeros(2, np.dtype("int16")).dtype == "int16"
+    assert weir.zeros(2, bool).dtype == "bool"
+
+
+def test_numpy_shares_memory_both_ways():
+    a = weir.zeros((4, 5), dtype="float32")
+    n = np.asarray(a)
+    assert n.ctypes.data == a.ptr
+    n[1, 2] = 7.0
+    assert np.asarray(a)[1, 2] == 7.0
+    x = np.arange(12, dtype=np.int64).reshape(3, 4)
+    w = weir.asarray(x)
+    assert w.ptr == x.ctypes.data and w.device == "cpu:0"
+    x[2, 3] = -1
+    assert np.asarray(w)[2, 3] == -1
+    np.asarray(w)[0, 0] = 99
+    assert x[0, 0] == 99
+
+
+def test_strided_numpy_is_shared_and_readonly_is_copied():
+    x = np.arange(20, dtype=np.float64).reshape(4, 5)
+    s = x[:, 1::2]
+    w = weir.asarray(s)
+    assert not w.is_contiguous and w.strides == s.strides and w.ptr == s.ctypes.data
+    assert (np.asarray(w) == s).all()
+    with pytest.raises(weir.Unsupported, match="contiguous"):
+        weir.copy(w)  # strided copies are refused: weir does no maths in Python
+    r = np.arange(4.0)
+    r.flags.writeable = False
+    c = weir.asarray(r)
+    assert c.ptr != r.ctypes.data and (np.asarray(c) == r).all()
+    neg = np.arange(5.0)[::-1]  # negative strides: copied
+    assert (np.asarray(weir.asarray(neg)) == neg).all()
+
+
+def test_copy_into_arrays_and_numpy():
+    a = weir.full(8, 3, dtype="int32")
+    b = weir.copy(a)
+    assert b.ptr != a.ptr and (np.asarray(b) == 3).all()
+    out = np.zeros(8, np.int32)
+    assert weir.copy(a, into=out) is out and (out == 3).all()
+    weir.copy(np.arange(8, dtype=np.int32), into=b)
+    assert (np.asarray(b) == np.arange(8)).all()
+    with pytest.raises(weir.InvalidArgument, match="shape or dtype"):
+        weir.copy(a, into=np.zeros(8, np.int64))
+    with pytest.raises(TypeError):
+        weir.asarray([1, 2, 3])
+
+
+def test_other_cpu_instances_share_host_memory():
+    x = np.arange(6, dtype=np.float32)
+    for n in range(8):
+        w = weir.asarray(x, device=f"cpu:{n}")
+        assert w.device == f"cpu:{n}" and w.ptr == x.ctypes.data
+    a = weir.full(4, 2.0, device="cpu:3")
+    b = weir.asarray(a, device="cpu:5")  # host to host: no copy
+    assert b.ptr == a.ptr and b.device == "cpu:5"
+
+
+def test_lifetime_numpy_view_outlives_array():
+    a = weir.full(1000, 5, dtype="uint16")
+    n = np.asarray(a)
+    del a
+    gc.collect()
+    assert (n == 5).all()
+    x = np.ones(10)
+    w = weir.asarray(x)
+    del x
+    gc.collect()
+    assert (np.asarray(w) == 1).all()
+
+
+def test_empty_and_scalar_arrays():
+    e = weir.zeros((0, 3), dtype="float32")
+    assert e.shape == (0, 3) and np.asarray(e).shape == (0, 3)
+    s = weir.full((), 4, dtype="int8")
+    assert s.ndim == 0 and np.asarray(s)[()] == 4
+
+
+def test_vulkan_upload_download(vulkan):
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    v = weir.asarray(x, device=vulkan)
+    assert v.device == vulkan.spec and v.ptr is None
+    with pytest.raises(weir.Unsupported, match="no host memory"):
+        np.asarray(v)
+    h = weir.asarray(v, device="cpu")
+    assert (np.asarray(h) == x).all()
+    z = weir.zeros_like(v)
+    weir.copy(v, into=z)  # on the device
+    out = np.empty_like(x)
+    weir.copy(z, into=out)  # download
+    assert (out == x).all()
+    weir.copy(np.full_like(x, 2), into=z)  # upload
+    assert (np.asarray(weir.asarray(z, device="cpu")) == 2).all()
+    f = weir.full(5, 9, dtype="uint8", device=vulkan)
+    assert bytes(np.asarray(weir.asarray(f, device="cpu"))) == b"\x09" * 5
+    with pytest.raises(weir.Unsupported):
+        v.__dlpack__()  # vulkan has no consumer pointer
+    assert v.__dlpack_device__() == (weir.kDLVulkan, vulkan.info["dlpack_device"][1])

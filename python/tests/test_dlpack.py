@@ -1,0 +1,94 @@
+"""DLPack round trips (numpy, torch when present) and export lifetimes."""
+import gc
+
+import numpy as np
+import pytest
+
+import weir
+
+DLPACK_NUMPY = [d for d in weir.dtypes if d not in ("bfloat16", "bool")]  # numpy 1.24
+
+
+@pytest.mark.parametrize("dtype", DLPACK_NUMPY)
+def test_numpy_round_trip_without_copies(dtype):
+    x = (np.arange(12) % 3).astype(dtype).reshape(3, 4)
+    w = weir.from_dlpack(x)
+    assert w.ptr == x.ctypes.data and w.dtype == dtype and w.shape == (3, 4)
+    y = np.from_dlpack(w)
+    assert y.ctypes.data == x.ctypes.data and (y == x).all()
+    assert w.__dlpack_device__() == (weir.kDLCPU, 0)
+
+
+def test_every_dtype_round_trips_through_weir():
+    for dtype in weir.dtypes:
+        a = weir.full(3, 1, dtype=dtype, device="cpu:2")
+        b = weir.from_dlpack(a)  # host tensor of cpu:2 lands on "cpu" (cpu:0)
+        assert (b.dtype, b.ptr, b.device) == (dtype, a.ptr, "cpu:0")
+        c = weir.from_dlpack(a, device="cpu:6")
+        assert c.device == "cpu:6" and c.ptr == a.ptr
+
+
+def test_capsule_is_consumed_once():
+    a = weir.zeros(4)
+    capsule = a.__dlpack__()
+    weir.from_dlpack(capsule)
+    with pytest.raises(ValueError):
+        weir.from_dlpack(capsule)
+    a.__dlpack__()  # an unconsumed capsule frees its tensor when collected
+    gc.collect()
+
+
+def test_export_outlives_array_and_backend():
+    b = weir.Backend("cpu:4")
+    a = weir.full(64, 7, dtype="int32", device=b)
+    y = np.from_dlpack(a)
+    del a
+    b.close()
+    assert b.closed
+    gc.collect()
+    assert (y == 7).all()  # the export holds the chunk, the chunk the instance
+    with pytest.raises(weir.InvalidArgument, match="closed"):
+        weir.zeros(2, device=b)
+
+
+def test_import_keeps_the_producer_alive():
+    x = np.arange(100, dtype=np.float64)
+    w = weir.from_dlpack(x)
+    del x
+    gc.collect()
+    assert np.asarray(w)[99] == 99.0
+
+
+def test_torch_round_trip(torch):
+    t = torch.arange(10, dtype=torch.float32)
+    w = weir.from_dlpack(t)
+    assert w.ptr == t.data_ptr() and w.dtype == "float32"
+    np.asarray(w)[0] = 42
+    assert t[0].item() == 42
+    back = torch.from_dlpack(w)
+    assert back.data_ptr() == t.data_ptr()
+    for dtype in ("float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8"):
+        a = weir.full(4, 1, dtype=dtype)
+        tt = torch.from_dlpack(a)
+        assert str(tt.dtype) == f"torch.{dtype}" and tt.data_ptr() == a.ptr
+        assert (tt == 1).all()
+        assert weir.from_dlpack(tt).dtype == dtype
+    a = weir.asarray(torch.ones(3, 2, dtype=torch.float64), device="cpu:1")
+    assert a.shape == (3, 2) and (np.asarray(a) == 1).all()
+
+
+def test_torch_export_outlives_backend(torch):
+    b = weir.Backend("cpu:7")
+    a = weir.full(16, 3.0, dtype="float32", device=b)
+    t = torch.from_dlpack(a)
+    del a
+    b.close()
+    gc.collect()
+    assert float(t.sum()) == 48.0
+
+
+def test_torch_to_vulkan(torch, vulkan):
+    t = torch.arange(6, dtype=torch.int32)
+    v = weir.asarray(t, device=vulkan)
+    assert v.device == vulkan.spec
+    assert (np.asarray(weir.asarray(v, device="cpu")) == np.arange(6)).all()
