@@ -68,7 +68,7 @@ def measured(weir, path, solver, backend, workdir):
 
 
 def med(samples, key):
-    return statistics.median(s[key] for s in samples)
+    return statistics.median(s.get(key, 0) for s in samples)
 
 
 def main():

@@ -315,12 +315,10 @@ static weir_status grow_partial(ifds_engine *e, const ifds_caps *next) {
 }
 
 /* Every growth of the log rebuilds the table from it (a rehash of every
- * path edge so far), so a small log grows 4x and a medium one 2x (few
- * rebuilds while memory is cheap) and a large one 1.5x (the peak stays
- * close to the need). */
-static uint64_t log_growth_num(uint64_t cap) {
-  return cap < (1ull << 20) ? 8u : cap < (1ull << 24) ? 4u : 3u;
-}
+ * path edge so far), so a small log (under 1 M entries, 8 MB) grows 4x:
+ * few rebuilds while memory is cheap; past that 1.5x keeps the peak close
+ * to the need. */
+static uint64_t log_growth_num(uint64_t cap) { return cap < (1ull << 20) ? 8u : 3u; }
 
 /* After a window that ran out of room: larger capacities for what overflowed
  * (ctrl holds the reservations, which count past the capacity). A context
