@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/dispatch/bench.h"
 #include "tools/commands.h"
@@ -14,21 +15,28 @@ typedef struct bench_cli {
   const char *backends[WEIR_BENCH_MAX_BACKENDS];
   size_t backend_count;
   const char *scenarios, *json, *trace, *file;
-  int verify, quiet;
+  int verify, quiet, explicit_backends;
   weir_bench_params params;
+  weir_program_decl decl;  /* --workgroup, for a program file */
+  weir_program *program;   /* --program FILE, loaded */
 } bench_cli;
 
 static void usage(FILE *out) {
   fprintf(out,
           "usage: weir bench [OPTIONS]            built-in scenarios\n"
-          "       weir bench run FILE [OPTIONS]   a sequence file (format: bench/README.md)\n\n"
+          "       weir bench run FILE [OPTIONS]   a sequence file (format: bench/README.md)\n"
+          "       weir bench compare OLD.json NEW.json [--threshold R]   per-scenario ratios\n\n"
           "Runs on every available backend unless --backend SPEC is given (repeatable).\n"
           "Scenarios: fence-per-dispatch, sequence, repeated, upload-many, upload-single,\n"
           "ranged-readback, copy (--scenario a,b,c picks some).\n\n"
           "  --runs N (7) --warmup N (1)    timed runs, each after N untimed; median, min, max\n"
           "  --steps N (1000)               dispatches per fence-per-dispatch / sequence run\n"
           "  --group N (4) --repeat K       repeated: 1 prefix step + K x group (K: steps/group)\n"
-          "  --program NAME (noop)          built-in program to dispatch\n"
+          "  --program NAME (noop)          built-in program to dispatch, or a program file\n"
+          "  --program FILE[:ENTRY]         .spv (reflected), .weirprog, .ptx, .cubin, .so\n"
+          "  --workgroup X[,Y[,Z]]          its workgroup (a .spv that hard-codes another is refused)\n"
+          "  --verify                       compare the bindings after one dispatch across\n"
+          "                                 backends (reference: cpu when the program has host code)\n"
           "  --grid X[,Y[,Z]]               its grid (default: the program's)\n"
           "  --buffer-size B (64K)          size of each buffer the program binds\n"
           "  --push V,V,...                 its push constants (default: value 1, count = words)\n"
@@ -78,6 +86,16 @@ static int parse_valued(bench_cli *c, const char *opt, const char *v) {
   if (strcmp(opt, "--backend") == 0) {
     if (c->backend_count == WEIR_BENCH_MAX_BACKENDS) return bad_value(opt, NULL);
     c->backends[c->backend_count++] = v;
+    c->explicit_backends = 1;
+  } else if (strcmp(opt, "--workgroup") == 0) {
+    st = parse_list(v, opt, g, 3, &count);
+    if (st == WEIR_OK && (count == 0 || !g[0] || (count > 1 && !g[1]) || (count > 2 && !g[2])))
+      st = weir_fail(WEIR_ERR_PARSE, "workgroup '%s' needs 1 to 3 positive sizes. Fix: write "
+                     "e.g. --workgroup 64 or --workgroup 8,8,1.", v);
+    c->decl.declared |= WEIR_DECL_WORKGROUP;
+    c->decl.workgroup_size[0] = g[0];
+    c->decl.workgroup_size[1] = count > 1 ? g[1] : 1;
+    c->decl.workgroup_size[2] = count > 2 ? g[2] : 1;
   } else if (strcmp(opt, "--scenario") == 0) {
     c->scenarios = v;
     st = weir_bench_check_scenarios(v);
@@ -148,6 +166,8 @@ static int parse_args(bench_cli *c, int argc, char **argv) {
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return usage(stdout), -1;
     if (strcmp(a, "--no-device-time") == 0)
       c->params.device_time = 0;
+    else if (strcmp(a, "--verify") == 0)
+      c->params.verify = 1;
     else if (strcmp(a, "--no-verify") == 0)
       c->verify = 0;
     else if (strcmp(a, "--quiet") == 0)
@@ -231,28 +251,129 @@ static weir_status write_report(const char *path, const char *input, int trace,
   return weir_cli_output_commit(output);
 }
 
+/* --program names a file when it has a '/' or a program file's extension, or
+ * exists: FILE[:ENTRY], the entry after the last ':' (never a path). */
+static int load_program(bench_cli *c) {
+  const char *v = c->params.program;
+  char path[4096];
+  snprintf(path, sizeof path, "%s", v);
+  char *colon = strrchr(path, ':');
+  const char *entry = NULL;
+  if (colon && !strchr(colon, '/') && access(path, F_OK) != 0) *colon = 0, entry = colon + 1;
+  const char *dot = strrchr(path, '.');
+  int file = strchr(path, '/') || access(path, F_OK) == 0 ||
+             (dot && (!strcmp(dot, ".spv") || !strcmp(dot, ".weirprog") || !strcmp(dot, ".ptx") ||
+                      !strcmp(dot, ".cubin") || !strcmp(dot, ".fatbin") || !strcmp(dot, ".so")));
+  if (!file) {
+    if (c->decl.declared & WEIR_DECL_WORKGROUP) {
+      fprintf(stderr, "weir bench: --workgroup applies to program files; built-in program '%s' "
+              "has its own. Fix: drop --workgroup or pass --program FILE.\n", v);
+      return 2;
+    }
+    return 0;
+  }
+  if (weir_program_load(path, entry, &c->decl, &c->program) != WEIR_OK) {
+    fprintf(stderr, "weir bench: --program %s: %s\n", v, weir_last_error());
+    return 2;
+  }
+  c->params.user_program = c->program;
+  c->params.program = c->program->name;
+  return 0;
+}
+
+/* weir bench compare OLD.json NEW.json [--threshold R] */
+static int weir_cmd_bench_compare(int argc, char **argv) {
+  const char *files[2] = {NULL, NULL};
+  double threshold = 0.05;
+  int n = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      printf("usage: weir bench compare OLD.json NEW.json [--threshold R (0.05)]\n"
+             "Matches records by backend spec, scenario, program and sizes; prints new/old of\n"
+             "the per-item medians, the noise of both runs' samples, and context differences.\n");
+      return 0;
+    }
+    if (strcmp(argv[i], "--threshold") == 0 && i + 1 < argc) {
+      char *end = NULL;
+      threshold = strtod(argv[++i], &end);
+      if (*end || threshold < 0) {
+        fprintf(stderr, "weir bench compare: --threshold '%s' is not a ratio >= 0. Fix: write "
+                "e.g. --threshold 0.05 (5%%).\n", argv[i]);
+        return 2;
+      }
+    } else if (argv[i][0] != '-' && n < 2) {
+      files[n++] = argv[i];
+    } else {
+      fprintf(stderr, "weir bench compare: unexpected argument '%s'. Fix: weir bench compare "
+              "OLD.json NEW.json [--threshold R].\n", argv[i]);
+      return 2;
+    }
+  }
+  if (n != 2) {
+    fprintf(stderr, "weir bench compare: needs two reports. Fix: weir bench compare OLD.json "
+            "NEW.json (both written by weir bench --json).\n");
+    return 2;
+  }
+  return weir_bench_compare(files[0], files[1], threshold, stdout);
+}
+
+/* Without --backend, a program file runs on the backends whose format it has. */
+static void keep_backends_with_code(bench_cli *c, FILE *progress) {
+  size_t kept = 0;
+  for (size_t i = 0; i < c->backend_count; ++i) {
+    weir_backend *b = NULL;
+    int has = weir_backend_open(c->backends[i], &b) == WEIR_OK &&
+              weir_program_has_format(c->program, weir_backend_format(b));
+    if (has)
+      c->backends[kept++] = c->backends[i];
+    else if (progress && b)
+      fprintf(progress, "bench: skipping %s: program '%s' has no %s code\n", c->backends[i],
+              c->program->name, weir_program_format_name(weir_backend_format(b)));
+    weir_backend_close(b);
+  }
+  c->backend_count = kept;
+}
+
 int weir_cmd_bench(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "compare") == 0) return weir_cmd_bench_compare(argc - 1, argv + 1);
   bench_cli c;
   memset(&c, 0, sizeof c);
   c.verify = 1;
   weir_bench_default_params(&c.params);
   int rc = parse_args(&c, argc, argv);
   if (rc) return rc < 0 ? 0 : rc;
+  if (!c.file && (rc = load_program(&c)) != 0) return rc;
   if (!c.file && weir_bench_check_params(&c.params) != WEIR_OK) {
     fprintf(stderr, "weir bench: %s\n", weir_last_error());
     return 2;
   }
   weir_backend_report reports[WEIR_BENCH_MAX_BACKENDS];
-  if (c.backend_count == 0 && default_backends(&c, reports, WEIR_BENCH_MAX_BACKENDS)) return 1;
+  if (c.backend_count == 0 && default_backends(&c, reports, WEIR_BENCH_MAX_BACKENDS)) {
+    weir_program_free(c.program);
+    return 1;
+  }
+  if (c.program && !c.explicit_backends) keep_backends_with_code(&c, c.quiet ? NULL : stderr);
   if (c.backend_count == 0) {
+    weir_program_free(c.program);
     fprintf(stderr, "weir bench: no backend is available. Fix: run `weir info` to see why.\n");
     return 1;
   }
   weir_bench_results results = {0};
   results.start_ns = weir_bench_now_ns();
+  /* --verify: the program's host code on cpu is the reference when it has some. */
+  const weir_program *vp = c.params.user_program ? c.params.user_program
+                                                 : weir_builtin_program(c.params.program);
+  if (!c.file && c.params.verify && weir_program_has_format(vp, WEIR_FORMAT_HOST) &&
+      weir_bench_verify_reference(&c.params, &results) != WEIR_OK) {
+    fprintf(stderr, "weir bench: %s\n", weir_last_error());
+    weir_bench_results_free(&results);
+    weir_program_free(c.program);
+    return 1;
+  }
   rc = run_all(&c, &results, c.quiet ? NULL : stderr);
   if (rc == 2) {
     weir_bench_results_free(&results);
+    weir_program_free(c.program);
     return rc;
   }
   if (results.count) weir_bench_print_table(&results, stdout);
@@ -266,5 +387,6 @@ int weir_cmd_bench(int argc, char **argv) {
     rc = 1;
   }
   weir_bench_results_free(&results);
+  weir_program_free(c.program);
   return rc;
 }

@@ -126,6 +126,9 @@ weir_status weir_vk_prepare_program(void *self, const weir_program *program, voi
   weir_vk *vk = self;
   WEIR_TRY(check_program(vk, program));
   WEIR_TRY(check_capabilities(vk, program));
+  /* The module against the declaration: a hard-coded local size that differs
+   * from workgroup_size, set-0 bindings, the push-constant block. */
+  WEIR_TRY(weir_program_check_spirv(program));
   weir_vk_program *prog = calloc(1, sizeof *prog);
   if (!prog) return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "vulkan: no host memory for program '%s'. Fix: free host memory.", program->name);
   weir_status s = create_layouts(vk, program, prog);

@@ -23,6 +23,9 @@ typedef struct weir_bench_params {
   uint64_t group;        /* steps in the repeated group */
   uint64_t repeat;       /* times the group repeats (0: steps / group) */
   const char *program;   /* built-in program dispatched (by name) */
+  /* A program loaded from a file (--program FILE); overrides `program`. */
+  const weir_program *user_program;
+  int verify; /* compare the bindings after one dispatch across backends */
   weir_grid grid;        /* {0,0,0}: the program's default */
   uint64_t buffer_bytes; /* size of each buffer the program binds */
   uint32_t push[WEIR_BENCH_MAX_PUSH_WORDS];
@@ -62,7 +65,10 @@ typedef struct weir_bench_record {
   weir_backend_stats stats;     /* of the last timed run */
   char ratio_to[64];            /* "" when none */
   double ratio;                 /* per-item median of this / per-item median of ratio_to */
-  int verified;                 /* -1 not checked, 0 mismatch, 1 equal to the cpu backend */
+  int verified;                 /* -1 not checked, 0 mismatch, 1 equal to the reference */
+  char driver[128];             /* weir_device_info.driver */
+  /* every timed run's sample, in run order (owned; device_samples NULL without device time) */
+  uint64_t *wall_samples, *device_samples;
   /* per-step device spans of the last timed dispatch run, for --trace */
   uint64_t trace_start_ns;  /* host clock at the start of that run, from bench start */
   uint64_t *trace_ns;       /* trace_count per-step times (owned) */
@@ -70,13 +76,28 @@ typedef struct weir_bench_record {
   size_t trace_count;
 } weir_bench_record;
 
+/* The bindings after one verification dispatch (verify.c): the first backend
+ * to finish one (cpu first when the program has host code) is the reference. */
+typedef struct weir_bench_verify {
+  void *reference[WEIR_MAX_BINDINGS];
+  uint32_t count;
+  uint64_t bytes;
+  char spec[48]; /* the reference's backend spec; "" until there is one */
+} weir_bench_verify;
+
 typedef struct weir_bench_results {
   weir_bench_record *records;
   size_t count, capacity;
   uint64_t start_ns; /* host clock when the benchmark started */
+  weir_bench_verify verify;
 } weir_bench_results;
 
 weir_status weir_bench_results_add(weir_bench_results *results, weir_bench_record **out);
+/* Frees what a record owns (trace, samples). */
+void weir_bench_record_release(weir_bench_record *record);
+/* A malloc'ed copy of `count` samples (NULL when count is 0 or memory ran out:
+ * the JSON then has no samples for that record). */
+uint64_t *weir_bench_samples_copy(const uint64_t *samples, size_t count);
 void weir_bench_results_free(weir_bench_results *results);
 
 /* Names of the built-in scenarios, for --scenario and --help. */
@@ -114,6 +135,26 @@ weir_status weir_bench_seqfile_reference(weir_bench_seqfile *file);
 weir_status weir_bench_seqfile_run(weir_bench_seqfile *file, const char *spec, uint32_t warmup,
                                    uint32_t runs, weir_bench_results *results, FILE *progress);
 
+/* ---- verification of a program's results across backends (verify.c) ----- */
+
+/* Fills every binding with a pattern (32-bit word i = i + 0x01000000 * binding),
+ * dispatches the step once and compares the bindings with the reference, or
+ * makes them the reference. *verified: 1 equal, 0 different (the first
+ * differing word is printed on `progress`), -1 this is the reference. */
+weir_status weir_bench_verify_step(weir_backend *backend, const weir_step *step,
+                                   uint64_t buffer_bytes, weir_bench_results *results,
+                                   FILE *progress, int *verified);
+
+/* Runs the reference of --verify on the cpu backend (programs with host code). */
+weir_status weir_bench_verify_reference(const weir_bench_params *params,
+                                        weir_bench_results *results);
+
+/* ---- comparing two JSON reports (compare.c) -------------------------------- */
+
+/* `weir bench compare OLD.json NEW.json`: per-scenario ratios of per-item
+ * medians, with a noise estimate from the raw samples. Returns the exit code. */
+int weir_bench_compare(const char *old_path, const char *new_path, double threshold, FILE *out);
+
 /* ---- output (report.c) --------------------------------------------------- */
 
 void weir_bench_print_table(const weir_bench_results *results, FILE *out);
@@ -121,6 +162,10 @@ void weir_bench_print_table(const weir_bench_results *results, FILE *out);
  * (tools/output.h writes through a temporary file and renames into place). */
 void weir_bench_write_json(const weir_bench_results *results, const char *command, FILE *out);
 void weir_bench_write_trace(const weir_bench_results *results, FILE *out);
+/* The "context" member of the JSON (context.c): date, host, OS, CPU, memory,
+ * weir version and commit, build, the environment variables that change
+ * figures (LP_NUM_THREADS, VK_DRIVER_FILES, ...). */
+void weir_bench_write_context(FILE *out, void (*json_string)(FILE *, const char *));
 
 /* ---- measurement helpers (measure.c) --------------------------------------- */
 

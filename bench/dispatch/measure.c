@@ -93,11 +93,25 @@ weir_status weir_bench_results_add(weir_bench_results *results, weir_bench_recor
   return WEIR_OK;
 }
 
+void weir_bench_record_release(weir_bench_record *r) {
+  free(r->trace_ns);
+  free(r->trace_names);
+  free(r->wall_samples);
+  free(r->device_samples);
+  r->trace_ns = NULL;
+  r->trace_names = NULL;
+  r->wall_samples = r->device_samples = NULL;
+}
+
+uint64_t *weir_bench_samples_copy(const uint64_t *samples, size_t count) {
+  uint64_t *copy = samples && count ? malloc(count * sizeof *copy) : NULL;
+  if (copy) memcpy(copy, samples, count * sizeof *copy);
+  return copy;
+}
+
 void weir_bench_results_free(weir_bench_results *results) {
-  for (size_t i = 0; i < results->count; ++i) {
-    free(results->records[i].trace_ns);
-    free(results->records[i].trace_names);
-  }
+  for (size_t i = 0; i < results->count; ++i) weir_bench_record_release(&results->records[i]);
+  for (uint32_t i = 0; i < results->verify.count; ++i) free(results->verify.reference[i]);
   free(results->records);
   memset(results, 0, sizeof *results);
 }

@@ -65,10 +65,12 @@ void weir_bench_print_table(const weir_bench_results *results, FILE *out) {
     else if (strcmp(r->item, "readback") == 0 || strcmp(r->item, "copy") == 0)
       snprintf(ratio, sizeof ratio, "%.2f GB/s",
                r->wall_ns.median ? (double)r->bytes / (double)r->wall_ns.median : 0.0);
-    if (r->verified >= 0) {
+    int reference = r->verified < 0 && results->verify.spec[0] &&
+                    strcmp(r->spec, results->verify.spec) == 0 && strcmp(r->item, "dispatch") == 0;
+    if (r->verified >= 0 || reference) {
       size_t len = strlen(ratio);
       snprintf(ratio + len, sizeof ratio - len, "%s%s", len ? ", " : "",
-               r->verified ? "verified" : "MISMATCH");
+               reference ? "reference" : r->verified ? "verified" : "MISMATCH");
     }
     fprintf(out, "%-10.10s %-20.20s %-18.18s %10s %10s %10s %12s %12s %6llu  %s\n", r->spec,
             r->scenario, params, med, lo, hi, item, dev, (unsigned long long)r->stats.host_syncs,
@@ -103,7 +105,20 @@ static void json_summary(FILE *f, const char *key, weir_bench_summary s, double 
           (double)s.median / items);
 }
 
-/* One record on one line. Key order is fixed: bench/plot relies on it. */
+/* Every timed run's sample in run order, or null when there are none. */
+static void json_samples(FILE *f, const uint64_t *samples, uint32_t count) {
+  if (!samples || count == 0) {
+    fprintf(f, "null");
+    return;
+  }
+  fputc('[', f);
+  for (uint32_t i = 0; i < count; ++i)
+    fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)samples[i]);
+  fputc(']', f);
+}
+
+/* One record on one line. Key order is fixed: bench/plot relies on it (new
+ * keys go last). */
 static void json_record(FILE *f, const weir_bench_record *r) {
   double items = r->items ? (double)r->items : 1.0;
   fprintf(f, "{\"scenario\": ");
@@ -147,12 +162,25 @@ static void json_record(FILE *f, const weir_bench_record *r) {
     fprintf(f, ", \"verified\": %s", r->verified ? "true" : "false");
   else
     fprintf(f, ", \"verified\": null");
-  fprintf(f, "}");
+  fprintf(f, ", \"driver\": ");
+  json_string(f, r->driver);
+  fprintf(f, ", \"samples\": {\"wall_ns\": ");
+  json_samples(f, r->wall_samples, r->runs);
+  fprintf(f, ", \"device_ns\": ");
+  json_samples(f, r->device_samples, r->runs);
+  fprintf(f, "}}");
 }
 
 void weir_bench_write_json(const weir_bench_results *results, const char *command, FILE *f) {
   fprintf(f, "{\"weir_version\": \"%s\", \"command\": ", WEIR_VERSION_STRING);
   json_string(f, command);
+  fprintf(f, ",\n");
+  weir_bench_write_context(f, json_string);
+  fprintf(f, ",\n\"verify_reference\": ");
+  if (results->verify.spec[0])
+    json_string(f, results->verify.spec);
+  else
+    fprintf(f, "null");
   fprintf(f, ",\n\"records\": [\n");
   for (size_t i = 0; i < results->count; ++i) {
     json_record(f, &results->records[i]);

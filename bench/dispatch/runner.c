@@ -69,11 +69,17 @@ weir_status weir_bench_check_params(const weir_bench_params *p) {
                      (unsigned long long)p->upload_count, (unsigned long long)p->upload_bytes,
                      (unsigned long long)p->buffer_bytes, (unsigned long long)p->readback_min,
                      (unsigned long long)p->readback_max, (unsigned long long)p->copy_bytes);
-  const weir_program *prog = weir_builtin_program(p->program);
+  const weir_program *prog = p->user_program ? p->user_program : weir_builtin_program(p->program);
+  if (p->user_program && p->user_program->push_constant_bytes && !p->push_words)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "program '%s' (from a file) takes %u push-constant words and weir cannot "
+                     "guess them. Fix: give --push v,v,... with %u values.",
+                     prog->name, prog->push_constant_bytes / 4, prog->push_constant_bytes / 4);
   if (!prog)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "no built-in program named '%s'. Fix: use noop, fill_u32, copy_u32, "
-                     "add_u32, counter_u32 or atomic_add_u32.",
+                     "add_u32, counter_u32 or atomic_add_u32, or a program file (--program "
+                     "FILE.spv|.weirprog|.ptx|.so[:ENTRY]).",
                      p->program ? p->program : "(null)");
   if (p->push_words && p->push_words * 4 != prog->push_constant_bytes)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
@@ -184,9 +190,11 @@ static void fill_record(weir_bench_record *r, bench_case *c, const bench_state *
   r->items = c->items;
   r->bytes = c->bytes;
   r->stats = c->stats;
+  snprintf(r->driver, sizeof r->driver, "%s", info->driver);
+  r->wall_samples = weir_bench_samples_copy(c->wall, p->runs); /* before the sort */
   r->wall_ns = weir_bench_summarise(c->wall, p->runs);
   if (is_dispatch(c->kind)) {
-    snprintf(r->program, sizeof r->program, "%s", p->program);
+    snprintf(r->program, sizeof r->program, "%s", s->program->name);
     r->steps = c->kind == BENCH_REPEATED ? 1 : c->items;
     r->group = c->kind == BENCH_REPEATED ? p->group : 0;
     r->repeat = c->kind == BENCH_REPEATED ? s->repeat : 0;
@@ -203,6 +211,7 @@ static void fill_record(weir_bench_record *r, bench_case *c, const bench_state *
   }
   if (c->device) {
     r->has_device = 1;
+    r->device_samples = weir_bench_samples_copy(c->device, p->runs);
     r->device_ns = weir_bench_summarise(c->device, p->runs);
     /* The trace keeps the latest timed run's steps; ownership moves to r. */
     r->trace_ns = c->step_ns;
@@ -270,20 +279,42 @@ weir_status weir_bench_run_scenarios(const char *spec, const char *scenarios,
     fprintf(progress, "bench: %s (%s): %zu scenario runs x %u (each after %u warm-up)\n", info.spec,
             info.name, list.count, params->runs, params->warmup);
   if (st == WEIR_OK) st = run_cases(&state, &list, params, results);
+  int verified = -1;
+  if (st == WEIR_OK && disp && params->verify)
+    st = weir_bench_verify_step(backend, &state.steps[0], params->buffer_bytes, results, progress,
+                                &verified);
   if (st == WEIR_OK) {
-    for (size_t i = 0; i < list.count; ++i)
-      fill_record(&results->records[list.cases[i].record], &list.cases[i], &state, params, &info);
+    for (size_t i = 0; i < list.count; ++i) {
+      weir_bench_record *r = &results->records[list.cases[i].record];
+      fill_record(r, &list.cases[i], &state, params, &info);
+      if (is_dispatch(list.cases[i].kind)) r->verified = verified;
+    }
     add_ratios(results, first);
   } else {
     /* No half-filled records: drop this backend's. */
-    for (size_t i = first; i < results->count; ++i) {
-      free(results->records[i].trace_ns);
-      free(results->records[i].trace_names);
-    }
+    for (size_t i = first; i < results->count; ++i) weir_bench_record_release(&results->records[i]);
     results->count = first;
   }
   free_cases(&list);
   weir_bench_state_free(&state);
   weir_backend_close(backend);
   return st;
+}
+
+/* The reference of --verify on the cpu backend, without timing anything: the
+ * program's host code defines the expected bytes. */
+weir_status weir_bench_verify_reference(const weir_bench_params *params,
+                                        weir_bench_results *results) {
+  weir_backend *backend = NULL;
+  WEIR_TRY(weir_backend_open("cpu", &backend));
+  bench_state state = {0};
+  int verified = -1;
+  weir_status st = weir_bench_state_init(&state, backend, params, 1, 0, 0, 0);
+  if (st == WEIR_OK)
+    st = weir_bench_verify_step(backend, &state.steps[0], params->buffer_bytes, results, NULL,
+                                &verified);
+  weir_bench_state_free(&state);
+  weir_backend_close(backend);
+  if (st != WEIR_OK) return weir_fail_context(st, "bench --verify: reference run on cpu");
+  return WEIR_OK;
 }

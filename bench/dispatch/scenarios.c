@@ -50,7 +50,7 @@ static weir_status alloc_zeroed(weir_backend *b, uint64_t bytes, weir_buffer *ou
 
 static weir_status init_dispatch(bench_state *s) {
   const weir_bench_params *p = s->params;
-  s->program = weir_backend_find_program(s->backend, p->program);
+  s->program = p->user_program ? p->user_program : weir_backend_find_program(s->backend, p->program);
   if (!s->program)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "no program named '%s' on backend %s. Fix: use a built-in program "

@@ -20,6 +20,7 @@ typedef struct parser {
   int ntok;
   uint64_t max_bytes;    /* most bytes of buffers the file may declare in all */
   uint64_t buffer_bytes; /* declared so far */
+  int allow_programs;    /* `program` lines load files (not from memory: the fuzzer) */
 } parser;
 
 /* Host memory a file's buffers may take when the caller sets no bound: every
@@ -72,13 +73,17 @@ static weir_status parse_value(parser *p, const char *text, uint32_t *out) {
   return WEIR_OK;
 }
 
+void weir_bench_resolve_path(const char *base, const char *rel, char *out, size_t n) {
+  const char *slash = strrchr(base, '/');
+  if (rel[0] == '/' || !slash)
+    snprintf(out, n, "%s", rel);
+  else
+    snprintf(out, n, "%.*s/%s", (int)(slash - base), base, rel);
+}
+
 static weir_status load_file_contents(parser *p, seq_buffer *b, const char *rel) {
   char full[4096];
-  const char *slash = strrchr(p->path, '/');
-  if (rel[0] == '/' || !slash)
-    snprintf(full, sizeof full, "%s", rel);
-  else
-    snprintf(full, sizeof full, "%.*s/%s", (int)(slash - p->path), p->path, rel);
+  weir_bench_resolve_path(p->path, rel, full, sizeof full);
   FILE *in = fopen(full, "rb");
   if (!in)
     return weir_fail(WEIR_ERR_IO,
@@ -181,17 +186,53 @@ static weir_status new_step(parser *p, seq_step **out) {
   return WEIR_OK;
 }
 
+static const weir_program *find_program(const weir_bench_seqfile *f, const char *name) {
+  for (size_t i = 0; i < f->program_count; ++i)
+    if (strcmp(f->programs[i]->name, name) == 0) return f->programs[i];
+  return weir_builtin_program(name);
+}
+
+/* program NAME FILE[:ENTRY] [workgroup X[,Y[,Z]]]: FILE relative to this file;
+ * a .spv is reflected and the workgroup checked against it. */
+static weir_status parse_program(parser *p) {
+  weir_bench_seqfile *f = p->file;
+  if (!p->allow_programs)
+    return perr(p, "'program' lines are read from files only", "use weir_bench_seqfile_load");
+  if ((p->ntok != 3 && p->ntok != 5) || (p->ntok == 5 && strcmp(p->tok[3], "workgroup")))
+    return perr(p, "'program' takes NAME FILE[:ENTRY] [workgroup X[,Y[,Z]]]",
+                "write: program scale scale.spv workgroup 64");
+  if (f->program_count == SEQ_MAX_PROGRAMS) return perr(p, "more than 16 programs", "use fewer");
+  if (find_program(f, p->tok[1]))
+    return perr(p, "a program of that name exists already", "choose another name");
+  weir_program_decl d = {.name = p->tok[1]};
+  if (p->ntok == 5) {
+    weir_grid g;
+    WEIR_TRY(parse_grid(p, p->tok[4], &g));
+    d.declared = WEIR_DECL_WORKGROUP;
+    d.workgroup_size[0] = g.x, d.workgroup_size[1] = g.y, d.workgroup_size[2] = g.z;
+  }
+  char path[4096], *colon;
+  weir_bench_resolve_path(p->path, p->tok[2], path, sizeof path);
+  const char *entry = NULL;
+  colon = strrchr(path, ':');
+  if (colon && !strchr(colon, '/')) *colon = 0, entry = colon + 1;
+  weir_status st = weir_program_load(path, entry, &d, &f->programs[f->program_count]);
+  if (st != WEIR_OK) return weir_fail_context(st, "bench file %s:%d", p->path, p->line);
+  ++f->program_count;
+  return WEIR_OK;
+}
+
 /* step PROGRAM [BUFFER ...] [grid X[,Y[,Z]]] [push V ...] */
 static weir_status parse_step(parser *p) {
   if (p->ntok < 2)
     return perr(p, "'step' needs a program name", "write: step add_u32 data push 1 words(data)");
   seq_step *s = NULL;
   WEIR_TRY(new_step(p, &s));
-  s->declared = weir_builtin_program(p->tok[1]);
+  s->declared = find_program(p->file, p->tok[1]);
   if (!s->declared)
     return perr(p, "unknown program",
-                "use a built-in program: noop, fill_u32, copy_u32, add_u32, "
-                "counter_u32, atomic_add_u32");
+                "use a built-in program (noop, fill_u32, copy_u32, add_u32, "
+                "counter_u32, atomic_add_u32) or declare it with 'program NAME FILE' above");
   int i = 2;
   for (; i < p->ntok && strcmp(p->tok[i], "grid") && strcmp(p->tok[i], "push"); ++i) {
     int b = find_buffer(p->file, p->tok[i]);
@@ -265,6 +306,7 @@ static weir_status parse_line(parser *p) {
   weir_bench_seqfile *f = p->file;
   if (strcmp(k, "buffer") == 0) return parse_buffer(p);
   if (strcmp(k, "step") == 0) return parse_step(p);
+  if (strcmp(k, "program") == 0) return parse_program(p);
   if (strcmp(k, "read") == 0) return parse_read(p);
   if (strcmp(k, "repeat") == 0) {
     if (p->ntok != 2 || f->has_repeat)
@@ -287,7 +329,7 @@ static weir_status parse_line(parser *p) {
     p->repeat_closed = 1;
     return WEIR_OK;
   }
-  return perr(p, "unknown keyword", "lines start with buffer, step, repeat, end or read");
+  return perr(p, "unknown keyword", "lines start with buffer, program, step, repeat, end or read");
 }
 
 static void tokenize(parser *p, char *line) {
@@ -316,7 +358,7 @@ static weir_status parse_stream(parser *p, FILE *in) {
 }
 
 /* Parses an open stream; `path` names it in messages and anchors `file` paths. */
-static weir_status load_stream(const char *path, FILE *in, uint64_t max_bytes,
+static weir_status load_stream(const char *path, FILE *in, uint64_t max_bytes, int allow_programs,
                                weir_bench_seqfile **out) {
   weir_bench_seqfile *f = calloc(1, sizeof *f);
   if (!f)
@@ -324,7 +366,8 @@ static weir_status load_stream(const char *path, FILE *in, uint64_t max_bytes,
                      path);
   const char *slash = strrchr(path, '/');
   snprintf(f->name, sizeof f->name, "%s", slash ? slash + 1 : path);
-  parser p = {.file = f, .path = path, .max_bytes = max_bytes ? max_bytes : host_memory()};
+  parser p = {.file = f, .path = path, .max_bytes = max_bytes ? max_bytes : host_memory(),
+              .allow_programs = allow_programs};
   weir_status st = parse_stream(&p, in);
   if (st != WEIR_OK) {
     weir_bench_seqfile_free(f);
@@ -343,7 +386,7 @@ weir_status weir_bench_seqfile_load(const char *path, weir_bench_seqfile **out) 
                      "cannot open sequence file '%s': %s. Fix: check the "
                      "path (bench/README.md shows an example file).",
                      path, strerror(errno));
-  weir_status st = load_stream(path, in, 0, out);
+  weir_status st = load_stream(path, in, 0, 1, out);
   fclose(in);
   return st;
 }
@@ -358,7 +401,7 @@ weir_status weir_bench_seqfile_parse(const char *name, const char *text, size_t 
   if (!in)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "no host memory to read '%s'. Fix: free memory.",
                      name);
-  weir_status st = load_stream(name, in, max_bytes, out);
+  weir_status st = load_stream(name, in, max_bytes, 0, out);
   fclose(in);
   return st;
 }
@@ -370,6 +413,7 @@ void weir_bench_seqfile_free(weir_bench_seqfile *f) {
     free(f->outputs[i]);
     free(f->reference[i]);
   }
+  for (size_t i = 0; i < f->program_count; ++i) weir_program_free(f->programs[i]);
   free(f->steps);
   free(f);
 }

@@ -7,6 +7,7 @@
 #define SEQ_MAX_NAME 64
 #define SEQ_MAX_BUFFERS 256
 #define SEQ_MAX_READS 256
+#define SEQ_MAX_PROGRAMS 16
 
 typedef struct seq_buffer {
   char name[SEQ_MAX_NAME];
@@ -15,7 +16,7 @@ typedef struct seq_buffer {
 } seq_buffer;
 
 typedef struct seq_step {
-  const weir_program *declared;         /* the built-in program of that name, for checks */
+  const weir_program *declared;         /* the built-in or file program of that name */
   uint32_t bindings[WEIR_MAX_BINDINGS]; /* buffer indices */
   uint32_t binding_count;
   weir_grid grid;
@@ -28,6 +29,9 @@ typedef struct seq_read {
   uint32_t buffer;
   uint64_t offset, bytes;
 } seq_read;
+
+/* `rel` relative to the folder of file `base` (absolute paths unchanged). */
+void weir_bench_resolve_path(const char *base, const char *rel, char *out, size_t n);
 
 struct weir_bench_seqfile {
   char name[SEQ_MAX_NAME]; /* file name without directories */
@@ -42,6 +46,10 @@ struct weir_bench_seqfile {
   void *outputs[SEQ_MAX_READS];   /* read-backs of the latest run */
   void *reference[SEQ_MAX_READS]; /* read-backs of the cpu reference run */
   int has_reference;
+  int want_reference; /* verification asked for; the reference may come from the first backend */
+  char reference_spec[48];
+  weir_program *programs[SEQ_MAX_PROGRAMS]; /* `program` lines, loaded from files (owned) */
+  size_t program_count;
 };
 
 #endif

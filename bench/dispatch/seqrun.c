@@ -35,12 +35,15 @@ static weir_status seq_build_steps(seq_instance *in) {
                      f->name, f->step_count);
   for (size_t i = 0; i < f->step_count; ++i) {
     const seq_step *s = &f->steps[i];
-    const weir_program *prog = weir_backend_find_program(in->backend, s->declared->name);
-    if (!prog)
+    const weir_program *prog = s->declared;
+    if (!weir_program_has_format(prog, weir_backend_format(in->backend)))
       return weir_fail(WEIR_ERR_UNSUPPORTED,
-                       "bench %s line %d: backend %s has no program '%s'. "
-                       "Fix: use a program every backend has.",
-                       f->name, s->line, weir_backend_id(in->backend), s->declared->name);
+                       "bench %s line %d: program '%s' has no %s code, which backend %s runs. "
+                       "Fix: add that format to the program (a .weirprog manifest names code in "
+                       "several formats) or leave the backend out.",
+                       f->name, s->line, prog->name,
+                       weir_program_format_name(weir_backend_format(in->backend)),
+                       weir_backend_id(in->backend));
     weir_buffer *b = in->bindings + i * WEIR_MAX_BINDINGS;
     for (uint32_t k = 0; k < s->binding_count; ++k) b[k] = in->buffers[s->bindings[k]];
     in->steps[i] = (weir_step){prog, b, s->binding_count, s->grid, s->push, s->push_words * 4};
@@ -82,6 +85,10 @@ static weir_status seq_execute(seq_instance *in) {
 }
 
 weir_status weir_bench_seqfile_reference(weir_bench_seqfile *f) {
+  f->want_reference = 1;
+  /* Programs without host code: the first backend to run is the reference. */
+  for (size_t i = 0; i < f->step_count; ++i)
+    if (!weir_program_has_format(f->steps[i].declared, WEIR_FORMAT_HOST)) return WEIR_OK;
   seq_instance in;
   weir_status st = seq_open(f, "cpu", &in);
   if (st == WEIR_OK) st = seq_reset(&in);
@@ -91,6 +98,7 @@ weir_status weir_bench_seqfile_reference(weir_bench_seqfile *f) {
   for (size_t i = 0; i < f->read_count; ++i)
     memcpy(f->reference[i], f->outputs[i], (size_t)f->reads[i].bytes);
   f->has_reference = 1;
+  snprintf(f->reference_spec, sizeof f->reference_spec, "cpu");
   return WEIR_OK;
 }
 
@@ -103,11 +111,12 @@ static int seq_verify(const weir_bench_seqfile *f, const char *spec, FILE *progr
       if (got[k] != want[k]) {
         if (progress)
           fprintf(progress,
-                  "bench %s on %s: read %zu (%s at offset %llu) differs from cpu at "
-                  "byte %llu: 0x%02x, cpu has 0x%02x\n",
+                  "bench %s on %s: read %zu (%s at offset %llu) differs from %s at "
+                  "byte %llu: 0x%02x, %s has 0x%02x\n",
                   f->name, spec, i, f->buffers[f->reads[i].buffer].name,
-                  (unsigned long long)f->reads[i].offset,
-                  (unsigned long long)(f->reads[i].offset + k), got[k], want[k]);
+                  (unsigned long long)f->reads[i].offset, f->reference_spec,
+                  (unsigned long long)(f->reads[i].offset + k), got[k], f->reference_spec,
+                  want[k]);
         return 0;
       }
   }
@@ -147,6 +156,7 @@ static weir_status seq_device_times(seq_instance *in, uint32_t runs, uint64_t st
   }
   if (st == WEIR_OK) {
     r->has_device = 1;
+    r->device_samples = weir_bench_samples_copy(sums, runs);
     r->device_ns = weir_bench_summarise(sums, runs);
     r->trace_ns = ns, ns = NULL;
     r->trace_names = names, names = NULL;
@@ -166,6 +176,7 @@ static void seq_fill_record(const seq_instance *in, weir_bench_record *r,
   snprintf(r->backend, sizeof r->backend, "%s", info->backend_id);
   snprintf(r->spec, sizeof r->spec, "%s", info->spec);
   snprintf(r->device, sizeof r->device, "%s", info->name);
+  snprintf(r->driver, sizeof r->driver, "%s", info->driver);
   r->timestamps_are_device = info->timestamps_are_device;
   snprintf(r->program, sizeof r->program, "%s",
            f->step_count == 1 ? f->steps[0].declared->name : "mixed");
@@ -198,6 +209,12 @@ weir_status weir_bench_seqfile_run(weir_bench_seqfile *f, const char *spec, uint
   if (st == WEIR_OK) st = seq_reset(&in);
   if (st == WEIR_OK) st = seq_execute(&in);
   if (st == WEIR_OK && f->has_reference) rec.verified = seq_verify(f, info.spec, progress);
+  if (st == WEIR_OK && f->want_reference && !f->has_reference) {
+    for (size_t i = 0; i < f->read_count; ++i)
+      memcpy(f->reference[i], f->outputs[i], (size_t)f->reads[i].bytes);
+    f->has_reference = 1;
+    snprintf(f->reference_spec, sizeof f->reference_spec, "%s", info.spec);
+  }
   for (uint32_t r = 0; st == WEIR_OK && r < warmup + runs; ++r) {
     st = seq_reset(&in);
     weir_backend_reset_stats(in.backend);
@@ -212,11 +229,11 @@ weir_status weir_bench_seqfile_run(weir_bench_seqfile *f, const char *spec, uint
   if (st == WEIR_OK) st = weir_bench_results_add(results, &out);
   if (st == WEIR_OK) {
     seq_fill_record(&in, &rec, &info, warmup, runs);
+    rec.wall_samples = weir_bench_samples_copy(wall, runs);
     rec.wall_ns = weir_bench_summarise(wall, runs);
     *out = rec;
   } else {
-    free(rec.trace_ns);
-    free(rec.trace_names);
+    weir_bench_record_release(&rec);
   }
   free(wall);
   seq_close(&in);

@@ -382,6 +382,9 @@ weir_status weir_backend_register_program(weir_backend *b, const weir_program *p
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_backend_register_program: backend is NULL. Fix: pass an open backend.");
   WEIR_TRY(weir_program_validate(program));
+  /* Code that contradicts its declaration fails here, not at the first
+   * dispatch (and not silently: a hard-coded workgroup size). */
+  WEIR_TRY(weir_program_check_spirv(program));
   if (weir_backend_find_program(b, program->name))
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_backend_register_program: a program named '%s' already exists. Fix: "

@@ -90,4 +90,8 @@ WEIR_API const weir_program *weir_builtin_program_at(size_t index);
 #ifdef __cplusplus
 }
 #endif
+
+/* Programs from files (SPIR-V reflected and checked, PTX/cubin, host shared
+ * libraries, .weirprog manifests) and the shader ABI in full. */
+#include "weir/program_file.h"
 #endif
