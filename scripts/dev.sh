@@ -22,6 +22,7 @@ PACKAGES=(
   gnuplot-nox                                       # bench/plot
   libopenmpi-dev openmpi-bin                        # MPI transport (weir_mpi) + its mpirun tests
   python3-dev python3-numpy python3-pytest          # import weir (python/) + its pytest suite
+  python3-torch                                     # the DLPack round trips with PyTorch
 )
 JOBS=$(nproc 2>/dev/null || echo 2)
 
