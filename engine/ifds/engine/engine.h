@@ -90,6 +90,8 @@ void weir_ifds_engine_initial_caps(const weir_ifds_problem *problem,
 weir_status weir_ifds_engine_alloc_derived(ifds_engine *e);
 weir_status weir_ifds_engine_grow(ifds_engine *e);
 void weir_ifds_engine_free_all(ifds_engine *e);
+/* Frees everything but the graph, the control block and the log. */
+void weir_ifds_engine_release_derived(ifds_engine *e);
 uint64_t weir_ifds_engine_state_bytes(const ifds_caps *caps);
 weir_status weir_ifds_engine_allocate(ifds_engine *e, uint64_t bytes, const char *what,
                                       weir_buffer *out);

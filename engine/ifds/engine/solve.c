@@ -156,13 +156,16 @@ weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_proble
   if (st == WEIR_OK && options && options->phase)
     options->phase(options->progress_user, "upload", t1 - t0);
   if (st == WEIR_OK) st = weir_ifds_engine_run(&e, options);
+  uint64_t graph, log, table, lists;
+  weir_ifds_engine_bytes(&e, &graph, &log, &table, &lists);
+  /* Only the log is read from here on: the rest goes before the result is
+   * built (on a host device that is the memory the result is built in). */
+  weir_ifds_engine_release_derived(&e);
   double t2 = now_seconds();
   if (st == WEIR_OK) st = read_result(&e, out);
   double t3 = now_seconds();
   if (st == WEIR_OK && options && options->phase)
     options->phase(options->progress_user, "read-back", t3 - t2);
-  uint64_t graph, log, table, lists;
-  weir_ifds_engine_bytes(&e, &graph, &log, &table, &lists);
   weir_ifds_engine_free_all(&e);
   free(e.to_old);
   weir_backend_get_stats(backend, &after);

@@ -202,6 +202,11 @@ static weir_status resize_relation(ifds_engine *e, int r, uint64_t entries, uint
   return WEIR_OK;
 }
 
+void weir_ifds_engine_release_derived(ifds_engine *e) {
+  for (int r = 0; r < IFDS_R_COUNT; ++r)
+    if (r != IFDS_R_PLOG) release_relation(e, r);
+}
+
 void weir_ifds_engine_free_all(ifds_engine *e) {
   for (int r = 0; r < IFDS_R_COUNT; ++r) release_relation(e, r);
   release_binding(e, WEIR_IFDS_B_GRAPH);
