@@ -347,15 +347,6 @@ static weir_status build(const analyze_args *a, weir_llvm_analysis analysis, wei
   return s;
 }
 
-static weir_status write_problem(const weir_llvm_problem *lp, FILE *out) {
-  size_t length = 0;
-  const char *text = weir_llvm_problem_text(lp, &length);
-  if (fwrite(text, 1, length, out) != length)
-    return weir_fail(WEIR_ERR_IO, "writing the %zu bytes of the IFDS problem failed. Fix: check the disk "
-                     "space", length);
-  return WEIR_OK;
-}
-
 /* "a.bc", or "a.bc and 2 more". */
 static void inputs_name(const analyze_args *a, char *out, size_t size) {
   if (a->file_count == 1) snprintf(out, size, "%s", a->files[0]);
@@ -385,7 +376,7 @@ static void print_summary(const analyze_args *a, const run_state *r) {
 
 static weir_status analyze(const analyze_args *a, weir_llvm_analysis analysis, outputs *o, run_state *r) {
   WEIR_TRY(build(a, analysis, &r->lp));
-  if (o->emit) WEIR_TRY(write_problem(r->lp, o->emit_stream));
+  if (o->emit) WEIR_TRY(weir_llvm_problem_write_stream(r->lp, o->emit_stream));
   double t0 = weir_cli_now();
   WEIR_TRY(weir_llvm_problem_load(r->lp, &r->problem));
   double t1 = weir_cli_now();

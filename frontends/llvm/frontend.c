@@ -1,5 +1,5 @@
-/* Entry points of the frontend: read a module, build the problem text, load
- * it through weir_ifds_load_memory, write it for --emit-ifds. */
+/* Entry points of the frontend: read a module, prepare it, build the problem
+ * (the built problem's accessors are in problem.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +36,7 @@ static const weir_llvm_hooks *hooks_of(weir_llvm_analysis analysis) {
 }
 
 /* The memory model first (it resolves indirect calls for the ICFG), then
- * the ICFG, then the problem text. Every analysis reads the library table,
+ * the ICFG, then the problem. Every analysis reads the library table,
  * so the defaults stand in when no configuration was given. */
 static weir_status build_module(weir_llvm_problem *problem, LLVMModuleRef module,
                                 weir_llvm_analysis analysis, const weir_llvm_config *config) {
@@ -161,53 +161,4 @@ weir_status weir_llvm_build_memory(const char *name, const char *data, size_t le
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analyze: name, data or out is NULL. Fix: pass all three");
   build_input in = {.name = name, .data = data, .length = length};
   return build_from(&in, analysis, config, out);
-}
-
-void weir_llvm_problem_free(weir_llvm_problem *problem) {
-  if (!problem) return;
-  for (size_t k = 0; k < problem->loc_count; ++k) {
-    free(problem->locs[k].file);
-    free(problem->locs[k].function);
-    free(problem->locs[k].text);
-  }
-  for (size_t k = 0; k < problem->check_count; ++k) free(problem->checks[k].message);
-  for (size_t k = 0; k < problem->source_count; ++k) free(problem->sources[k].name);
-  free(problem->locs);
-  free(problem->checks);
-  free(problem->sources);
-  weir_llvm_positions_free(problem->positions);
-  weir_llvm_vec_free(&problem->check_facts);
-  weir_llvm_text_free(&problem->text);
-  free(problem);
-}
-
-const char *weir_llvm_problem_text(const weir_llvm_problem *problem, size_t *length) {
-  if (length) *length = problem->text.n;
-  return problem->text.p;
-}
-
-const weir_llvm_build_stats *weir_llvm_problem_stats(const weir_llvm_problem *problem) {
-  return &problem->stats;
-}
-
-weir_status weir_llvm_problem_load(const weir_llvm_problem *problem, weir_ifds_problem **out) {
-  char name[600];
-  snprintf(name, sizeof name, "%s (%s problem)", problem->name, weir_llvm_analysis_name(problem->analysis));
-  weir_status s = weir_ifds_load_memory(name, problem->text.p, problem->text.n, out);
-  if (s != WEIR_OK)
-    return weir_fail_context(s, "analyze: the frontend built a problem the loader refuses (a bug in "
-                                "frontends/llvm; --emit-ifds writes it for a report)");
-  return WEIR_OK;
-}
-
-weir_status weir_llvm_problem_write(const weir_llvm_problem *problem, const char *path) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return weir_fail(WEIR_ERR_IO, "analyze: cannot create '%s'. Fix: check the --emit-ifds path", path);
-  size_t wrote = fwrite(problem->text.p, 1, problem->text.n, f);
-  int bad = wrote != problem->text.n;
-  bad |= fclose(f) != 0;
-  if (bad)
-    return weir_fail(WEIR_ERR_IO, "analyze: writing %zu bytes to '%s' failed. Fix: check the disk space",
-                     problem->text.n, path);
-  return WEIR_OK;
 }

@@ -1,9 +1,10 @@
-/* weir LLVM frontend: IFDS analyses (taint, uninit) of LLVM IR modules.
+/* weir LLVM frontend: IFDS analyses (taint, uninit, uaf) of LLVM IR modules.
  *
- * The frontend turns one LLVM module (.ll or .bc) into the TEXT of an IFDS
- * problem (shared/spec/ifds-text-format.md) and then loads that text with
- * weir_ifds_load_memory, so every problem it builds is validated by the same
- * loader as a file on disk; --emit-ifds writes exactly this text. After a
+ * The frontend turns one LLVM module (.ll or .bc) into an IFDS problem,
+ * built in memory with the builder of weir/ifds.h (which applies the
+ * loader's rules, so every problem it builds is validated like a file on
+ * disk), next to a legend of what each fact stands for; --emit-ifds writes
+ * the problem in the text format (shared/spec/ifds-text-format.md). After a
  * solver ran, the findings are read off the result (which facts hold at
  * which nodes) and printed as compiler-style warnings or written as SARIF.
  * Precision limits and the modelling rules are in frontends/llvm/README.md. */
@@ -60,9 +61,9 @@ typedef struct weir_llvm_build_stats {
   uint32_t indirect_by_points_to; /* indirect sites resolved by the memory model (else by type) */
   uint32_t seeds;
   uint32_t checks;       /* candidate finding sites (sink arguments, loads) */
-  uint64_t text_bytes;
+  uint64_t text_bytes;    /* 0: the problem is built in memory, no text (kept for bench JSON) */
   double seconds_parse;  /* reading the module(s) and linking them */
-  double seconds_build;  /* ICFG, flows and text */
+  double seconds_build;  /* memory model, ICFG, flows and the built problem */
   /* Preparation (frontends/llvm/module/module.h): */
   uint32_t modules;            /* files linked into the analysed module */
   uint32_t optnone_stripped;   /* functions that had optnone */
@@ -76,7 +77,7 @@ typedef struct weir_llvm_build_stats {
 
 /* Reads FILE (.ll or .bc), prepares it (optnone stripped, program-constant
  * branches folded, mem2reg: frontends/llvm/module/README.md) and builds the
- * problem text for `analysis`; `config` may be NULL (defaults; only taint
+ * problem for `analysis`; `config` may be NULL (defaults; only taint
  * uses it). */
 weir_status weir_llvm_build(const char *path, weir_llvm_analysis analysis,
                             const weir_llvm_config *config, weir_llvm_problem **out);
@@ -90,11 +91,20 @@ weir_status weir_llvm_build_memory(const char *name, const char *data, size_t le
                                    weir_llvm_problem **out);
 void weir_llvm_problem_free(weir_llvm_problem *problem);
 
-const char *weir_llvm_problem_text(const weir_llvm_problem *problem, size_t *length);
 const weir_llvm_build_stats *weir_llvm_problem_stats(const weir_llvm_problem *problem);
-/* Loads the text with weir_ifds_load_memory (the validation of every problem). */
+/* The built problem, owned by `problem` (valid until weir_llvm_problem_free). */
+const weir_ifds_problem *weir_llvm_problem_ifds(const weir_llvm_problem *problem);
+/* A copy of the built problem that the caller owns (weir_ifds_problem_free):
+ * every solver run may have and free its own. */
 weir_status weir_llvm_problem_load(const weir_llvm_problem *problem, weir_ifds_problem **out);
-/* Writes the text to a file (--emit-ifds). */
+/* What fact `fact` stands for ("zero", "taint value v5 in main"; not NUL
+ * terminated), or NULL for a fact the problem does not have. */
+const char *weir_llvm_problem_fact_name(const weir_llvm_problem *problem, uint32_t fact, size_t *length);
+/* The problem in the text format (--emit-ifds): a comment block (the
+ * analysis, the input, pruning, the fact legend `# fact N WHAT`), then
+ * weir_ifds_write_problem's text, which ends with the `end` trailer. */
+weir_status weir_llvm_problem_write_stream(const weir_llvm_problem *problem, FILE *out);
+/* The same into a new file at `path`. */
 weir_status weir_llvm_problem_write(const weir_llvm_problem *problem, const char *path);
 
 /* ---- findings ------------------------------------------------------------ */
@@ -143,7 +153,7 @@ typedef struct weir_llvm_findings {
 } weir_llvm_findings;
 
 /* Reads the findings off a solver's result for the problem `loaded` that was
- * loaded from `problem`'s text: one per (rule, location, source), in source
+ * built by `problem` (or a copy of it: weir_llvm_problem_load): one per (rule, location, source), in source
  * order, each with its code flow when a source reaches it. */
 weir_status weir_llvm_findings_collect(const weir_llvm_problem *problem,
                                        const weir_ifds_problem *loaded,

@@ -54,7 +54,9 @@ typedef struct weir_llvm_source {
 struct weir_llvm_problem {
   weir_llvm_analysis analysis;
   char name[512];
-  weir_llvm_text text;
+  weir_ifds_problem *ifds;     /* built by module/emit.c; NULL until then */
+  weir_llvm_text legend;       /* what each fact stands for, back to back (no separators) */
+  weir_llvm_vec legend_offset; /* [facts + 1] fact f is legend[offset[f], offset[f + 1]) */
   weir_llvm_loc *locs;
   size_t loc_count, loc_cap;
   weir_llvm_check *checks;
@@ -151,10 +153,10 @@ void weir_llvm_flow_pair(weir_llvm_flow *flow, uint32_t from, uint32_t to);
 /* 0 -> to: generates `to` (ignored when `to` is 0 / NONE). */
 void weir_llvm_flow_gen(weir_llvm_flow *flow, uint32_t to);
 void weir_llvm_flow_free(weir_llvm_flow *flow);
-/* Appends the flow token ("id,-3,0>7", "none"). */
-void weir_llvm_flow_write(weir_llvm_text *text, weir_llvm_flow *flow);
-/* The same through a fact map (NONE: pruned, left out; NULL: no map). */
-void weir_llvm_flow_write_mapped(weir_llvm_text *text, weir_llvm_flow *flow, const uint32_t *map);
+/* Interns the flow with the builder through a fact map (NONE: pruned, left
+ * out; NULL: no map) and gives its index; `scratch` holds the mapped arrays. */
+weir_status weir_llvm_flow_intern(weir_ifds_builder *builder, weir_llvm_flow *flow, const uint32_t *map,
+                                  weir_llvm_vec *scratch, uint32_t *index);
 
 /* ---- build context ------------------------------------------------------------ */
 typedef enum weir_llvm_origin_kind {
@@ -239,7 +241,7 @@ struct weir_llvm_ctx {
   weir_llvm_map libcall_index;   /* callee -> index into libcalls */
   weir_llvm_libcall *libcalls;
   size_t libcall_count, libcall_cap;
-  const uint32_t *fact_map;      /* while writing: fact -> written number (NONE: pruned) */
+  const uint32_t *fact_map;      /* while building: fact -> built number (NONE: pruned) */
   weir_llvm_vec global_objects;  /* uaf: objects reachable from globals (sorted), once */
   weir_llvm_vec *reach_cache;    /* [value_count] weir_llvm_call_reach per call, computed once */
   uint8_t *reach_ready;
@@ -318,7 +320,7 @@ size_t weir_llvm_call_procs(const weir_llvm_ctx *ctx, LLVMValueRef call, const u
 
 /* Builds the ICFG numbering and the call resolution (icfg.c). */
 weir_status weir_llvm_icfg_prepare(weir_llvm_ctx *ctx);
-/* Writes the whole problem text (emit.c). */
+/* Builds the problem (ctx->out->ifds) and its fact legend (emit.c). */
 weir_status weir_llvm_emit(weir_llvm_ctx *ctx);
 void weir_llvm_ctx_free(weir_llvm_ctx *ctx);
 

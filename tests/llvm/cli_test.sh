@@ -28,7 +28,14 @@ grep -q "^programs/taint_helper.c:16:10: warning: tainted data reaches argument 
 test "$(wc -l < "$work/helper.out")" = 1 || fail "the finding is printed more than once"
 check_sarif "$work/helper.sarif" --rules weir-taint-command-injection --related --min-steps 2 \
   --root "$here" --uri-prefix programs/
-head -1 "$work/helper.ifds" | grep -q "^weir-ifds 1" || fail "emitted problem lacks the magic line"
+# A comment block (the analysis, the fact legend) comes before the writer's
+# text: the magic line is the first line that is not a comment; the trailer ends it.
+grep -v "^#" "$work/helper.ifds" | head -1 | grep -q "^weir-ifds 1$" \
+  || fail "emitted problem lacks the magic line"
+grep -q "^# fact 0 zero$" "$work/helper.ifds" || fail "emitted problem lacks the fact legend"
+grep -q "^# fact 1 taint " "$work/helper.ifds" || fail "the legend does not name fact 1"
+tail -1 "$work/helper.ifds" | grep -q "^end [0-9]* [0-9]* [0-9]* [0-9]*$" \
+  || fail "emitted problem does not end with the end trailer"
 "$weir" solve "$work/helper.ifds" -o "$work/helper.result" --solver reference \
   || fail "weir solve refused the emitted problem"
 # The default root is the current directory; outside the root paths are absolute.

@@ -62,16 +62,54 @@ static size_t open_backends(weir_backend **out, char ids[][32], size_t capacity,
   return opened;
 }
 
-/* The problem text passes the loader like any problem on disk. */
+/* A problem in the text format, canonical (weir_ifds_write_problem). */
+static char *canonical_text(const weir_ifds_problem *p) {
+  FILE *f = tmpfile();
+  ck_assert_ptr_nonnull(f);
+  ck_assert_msg(weir_ifds_write_problem(p, f) == WEIR_OK, "%s", weir_last_error());
+  long size = ftell(f);
+  ck_assert_int_gt(size, 0);
+  char *text = malloc((size_t)size + 1);
+  ck_assert_ptr_nonnull(text);
+  rewind(f);
+  ck_assert_uint_eq(fread(text, 1, (size_t)size, f), (size_t)size);
+  text[size] = '\0';
+  fclose(f);
+  return text;
+}
+
+/* Every fact has a name in the legend (fact 0 is "zero"), and no more. */
+static void check_legend(const weir_llvm_problem *lp, uint32_t facts) {
+  size_t length = 0;
+  const char *name = weir_llvm_problem_fact_name(lp, 0, &length);
+  ck_assert_msg(name && length == 4 && memcmp(name, "zero", 4) == 0, "fact 0 is not named zero");
+  for (uint32_t f = 1; f < facts; ++f) {
+    ck_assert_msg(weir_llvm_problem_fact_name(lp, f, &length) != NULL, "fact %u has no name", f);
+    ck_assert_uint_gt(length, 0);
+  }
+  ck_assert_ptr_null(weir_llvm_problem_fact_name(lp, facts, &length));
+}
+
+/* The emitted file (legend comments, then the writer's text with the `end`
+ * trailer) loads strictly and gives the built problem; so does a copy. */
 static void check_emitted(const wt_program *p, weir_llvm_problem *lp) {
   char path[1024];
   snprintf(path, sizeof path, "%s/%s.ifds", WEIR_TEST_WORK, p->name);
   ck_assert_int_eq(weir_llvm_problem_write(lp, path), WEIR_OK);
-  weir_ifds_problem *from_file = NULL;
-  ck_assert_msg(weir_ifds_load_file(path, &from_file) == WEIR_OK, "%s", weir_last_error());
+  weir_ifds_problem *from_file = NULL, *copy = NULL;
+  weir_ifds_load_options strict = {.strict = 1};
+  ck_assert_msg(weir_ifds_load_file_ex(path, &strict, &from_file) == WEIR_OK, "%s", weir_last_error());
   ck_assert_uint_eq(from_file->node_count, weir_llvm_problem_stats(lp)->nodes);
   ck_assert_uint_eq(from_file->fact_count, weir_llvm_problem_stats(lp)->facts);
   ck_assert_uint_eq(from_file->proc_count, weir_llvm_problem_stats(lp)->functions);
+  ck_assert_int_eq(weir_llvm_problem_load(lp, &copy), WEIR_OK);
+  char *built = canonical_text(weir_llvm_problem_ifds(lp));
+  char *loaded = canonical_text(from_file), *copied = canonical_text(copy);
+  ck_assert_msg(strcmp(built, loaded) == 0, "%s: the emitted file differs from the built problem", p->name);
+  ck_assert_msg(strcmp(built, copied) == 0, "%s: the copy differs from the built problem", p->name);
+  check_legend(lp, from_file->fact_count);
+  free(built), free(loaded), free(copied);
+  weir_ifds_problem_free(copy);
   weir_ifds_problem_free(from_file);
 }
 

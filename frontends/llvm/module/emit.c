@@ -1,14 +1,16 @@
-/* Writes the problem text: header, fact legend, procedures, then per
- * function its edges, call and callee lines, and finally the seeds. The flow
- * of an instruction sits on the edges that leave its node, so the facts that
- * hold at a node are those before the instruction runs; a terminator's edge
- * to a successor also carries that successor's phi assignments.
+/* Builds the problem with the builder of weir/ifds.h: procedures, then per
+ * function its edges, calls and callees, and finally the seeds; next to it
+ * the fact legend (what each fact stands for) that the problem itself has
+ * no room for. The flow of an instruction sits on the edges that leave its
+ * node, so the facts that hold at a node are those before the instruction
+ * runs; a terminator's edge to a successor also carries that successor's
+ * phi assignments.
  *
  * Two passes over the same hooks. The first only collects the fact graph:
  * an edge a -> b for every pair of every flow function (gen = 0 -> b) with
  * a != b. A fact that no path of that graph reaches from the zero fact can
  * never hold anywhere (identity keeps a fact, only pairs make new ones), so
- * the second pass writes only the live facts, renumbered. On real programs
+ * the second pass builds only the live facts, renumbered. On real programs
  * most memory locations and values can never be tainted (uninitialised,
  * freed): pruning them is what keeps the problem small. */
 #include <stdlib.h>
@@ -19,14 +21,14 @@
 
 typedef struct emitter {
   weir_llvm_ctx *ctx;
-  weir_llvm_text *text;
-  int writing;             /* 0: collecting the fact graph, 1: writing */
+  weir_ifds_builder *builder; /* second pass; NULL while collecting the fact graph */
   weir_llvm_vec graph;     /* from, to pairs (first pass) */
   weir_llvm_flow flow, flow2;
-  weir_llvm_text token;
+  weir_llvm_vec scratch;   /* one flow's arrays through the fact map */
+  weir_llvm_text name;     /* one procedure name, NUL-terminated */
   uint32_t *die_first;     /* [value_count + 1] into die_facts, by instruction vid */
   weir_llvm_vec die_facts; /* value facts that die after that instruction */
-  weir_llvm_liveness live; /* of the function being written: facts die on edges */
+  weir_llvm_liveness live; /* of the function being built: facts die on edges */
   weir_status status;      /* the first failure of a step that reports one */
 } emitter;
 
@@ -124,61 +126,91 @@ static uint32_t *live_facts(emitter *e, uint32_t *live_count) {
   return map;
 }
 
-/* ---- writing ----------------------------------------------------------- */
-static void write_proc_name(emitter *e, uint32_t proc) {
+/* ---- building ---------------------------------------------------------- */
+
+/* Records the first failure; the builder steps after it do nothing, so its
+ * message is the one the caller sees. */
+static void keep(emitter *e, weir_status s) {
+  if (e->status == WEIR_OK) e->status = s;
+}
+
+static int building(const emitter *e) { return e->builder && e->status == WEIR_OK; }
+
+/* Names must be one token and unique; LLVM names are unique, so only odd
+ * ones (empty, quoted with spaces or non-ASCII bytes) get a numbered
+ * stand-in, with a leading '"' that no clean LLVM name can start with. */
+static const char *proc_name(emitter *e, uint32_t proc) {
   size_t length = 0;
   const char *name = LLVMGetValueName2(e->ctx->fns[proc].fn, &length);
   int clean = length > 0;
   for (size_t k = 0; k < length && clean; ++k)
     if ((unsigned char)name[k] <= ' ' || name[k] == '#' || (unsigned char)name[k] >= 0x7f) clean = 0;
-  /* Names must be one token and unique; LLVM names are unique, so only odd
-   * ones (empty, quoted with spaces or non-ASCII bytes) get a numbered
-   * stand-in, with a leading '"' that no clean LLVM name can start with. */
-  if (clean && name[0] != '"') weir_llvm_text_put(e->text, name, length);
-  else weir_llvm_text_printf(e->text, "\"anonymous.%u", proc);
+  e->name.n = 0;
+  if (clean && name[0] != '"') weir_llvm_text_put(&e->name, name, length);
+  else weir_llvm_text_printf(&e->name, "\"anonymous.%u", proc);
+  weir_llvm_text_put(&e->name, "", 1); /* the terminating NUL */
+  return e->name.failed ? NULL : e->name.p;
 }
 
-static void write_header(emitter *e, uint32_t live) {
+/* The legend: what each built fact stands for, in the problem's numbering
+ * (report/codeflow.c names the facts of a code flow with it, --emit-ifds
+ * writes it as comments). */
+static void record_legend(emitter *e) {
   weir_llvm_ctx *ctx = e->ctx;
-  weir_llvm_text_printf(e->text,
-                        "weir-ifds 1\n# %s analysis of %s (weir analyze, LLVM frontend)\n"
-                        "# %u of %u facts can hold somewhere (the rest were pruned)\n"
-                        "facts %u\nprocs %u\nnodes %u\n",
-                        weir_llvm_analysis_name(ctx->analysis), ctx->out->name, live, ctx->fact_count,
-                        live, ctx->fn_count, ctx->node_count);
-  weir_llvm_text_put(e->text, "# fact 0 zero\n", 14);
+  weir_llvm_problem *out = ctx->out;
+  weir_llvm_vec_push(&out->legend_offset, 0);
+  weir_llvm_text_put(&out->legend, "zero", 4);
+  weir_llvm_vec_push(&out->legend_offset, (uint32_t)out->legend.n);
   for (uint32_t f = 1; f < ctx->fact_count; ++f) {
     if (ctx->fact_map[f] == WEIR_LLVM_NONE) continue;
-    weir_llvm_text_printf(e->text, "# fact %u ", ctx->fact_map[f]);
-    ctx->hooks->describe(ctx, f, e->text);
-    weir_llvm_text_put(e->text, "\n", 1);
-  }
-  for (uint32_t p = 0; p < ctx->fn_count; ++p) {
-    weir_llvm_text_printf(e->text, "proc %u ", p);
-    write_proc_name(e, p);
-    weir_llvm_text_printf(e->text, " %u %u\n", ctx->fns[p].first, ctx->fns[p].last);
+    ctx->hooks->describe(ctx, f, &out->legend);
+    weir_llvm_vec_push(&out->legend_offset, (uint32_t)out->legend.n);
   }
 }
 
-/* Writes (second pass) or collects (first pass) one flow function. */
-static void put_flow(emitter *e, weir_llvm_text *text, weir_llvm_flow *flow) {
-  if (e->writing) weir_llvm_flow_write_mapped(text, flow, e->ctx->fact_map);
-  else collect(e, flow);
+/* The counts and every procedure (they come before the body). */
+static void build_procs(emitter *e, uint32_t live) {
+  weir_llvm_ctx *ctx = e->ctx;
+  keep(e, weir_ifds_builder_create(live, ctx->fn_count, ctx->node_count, &e->builder));
+  for (uint32_t p = 0; p < ctx->fn_count && building(e); ++p) {
+    const char *name = proc_name(e, p);
+    if (!name) keep(e, weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for a procedure name. Fix: free memory"));
+    else keep(e, weir_ifds_builder_proc(e->builder, p, ctx->fns[p].first, ctx->fns[p].last, name));
+  }
+}
+
+/* Interns one flow function (second pass; its index) or collects its pairs
+ * into the fact graph (first pass). */
+static uint32_t put_flow(emitter *e, weir_llvm_flow *flow) {
+  uint32_t index = 0;
+  if (!e->builder) collect(e, flow);
+  else if (building(e)) keep(e, weir_llvm_flow_intern(e->builder, flow, e->ctx->fact_map, &e->scratch, &index));
+  return index;
 }
 
 static void write_edge(emitter *e, uint32_t from, uint32_t to, weir_llvm_flow *flow) {
-  if (!e->writing) {
-    collect(e, flow);
-    return;
-  }
-  weir_llvm_text_printf(e->text, "edge %u %u ", from, to);
-  put_flow(e, e->text, flow);
-  weir_llvm_text_put(e->text, "\n", 1);
+  uint32_t index = put_flow(e, flow);
+  if (!building(e)) return;
+  keep(e, weir_ifds_builder_edge(e->builder, from, to, index));
   e->ctx->out->stats.edges++;
 }
 
 static uint32_t first_node(const weir_llvm_ctx *ctx, LLVMBasicBlockRef block) {
   return ctx->node_of[weir_llvm_vid(ctx, LLVMGetFirstInstruction(block))];
+}
+
+/* One callee of a call node: its call and return flows, interned in that
+ * order (the order the text format lists them). */
+static void write_callee(emitter *e, LLVMValueRef call, uint32_t node, uint32_t proc) {
+  weir_llvm_ctx *ctx = e->ctx;
+  weir_llvm_flow_reset(&e->flow, 0);
+  weir_llvm_flow_reset(&e->flow2, 0);
+  ctx->hooks->callee(ctx, call, proc, &e->flow, &e->flow2);
+  uint32_t call_flow = put_flow(e, &e->flow);
+  uint32_t return_flow = put_flow(e, &e->flow2);
+  if (!building(e)) return;
+  keep(e, weir_ifds_builder_callee(e->builder, node, proc, call_flow, return_flow));
+  ctx->out->stats.callee_lines++;
 }
 
 static void write_call(emitter *e, LLVMValueRef call, uint32_t vid, uint32_t node) {
@@ -187,20 +219,13 @@ static void write_call(emitter *e, LLVMValueRef call, uint32_t vid, uint32_t nod
   weir_llvm_flow_reset(&e->flow, 1);
   ctx->hooks->call_to_return(ctx, call, &e->flow);
   add_deaths(e, vid, &e->flow);
-  if (e->writing) weir_llvm_text_printf(e->text, "call %u %u ", node, ret);
-  put_flow(e, e->text, &e->flow);
-  if (e->writing) weir_llvm_text_put(e->text, "\n", 1), ctx->out->stats.call_sites++;
-  for (uint32_t k = 0; k < ctx->callee_count[vid]; ++k) {
-    uint32_t proc = ctx->callees.v[ctx->callee_first[vid] + k];
-    weir_llvm_flow_reset(&e->flow, 0);
-    weir_llvm_flow_reset(&e->flow2, 0);
-    ctx->hooks->callee(ctx, call, proc, &e->flow, &e->flow2);
-    if (e->writing) weir_llvm_text_printf(e->text, "callee %u %u ", node, proc);
-    put_flow(e, e->text, &e->flow);
-    if (e->writing) weir_llvm_text_put(e->text, " ", 1);
-    put_flow(e, e->text, &e->flow2);
-    if (e->writing) weir_llvm_text_put(e->text, "\n", 1), ctx->out->stats.callee_lines++;
+  uint32_t flow = put_flow(e, &e->flow);
+  if (building(e)) {
+    keep(e, weir_ifds_builder_call(e->builder, node, ret, flow));
+    ctx->out->stats.call_sites++;
   }
+  for (uint32_t k = 0; k < ctx->callee_count[vid]; ++k)
+    write_callee(e, call, node, ctx->callees.v[ctx->callee_first[vid] + k]);
   /* The return site leads to the next instruction unchanged. */
   weir_llvm_flow_reset(&e->flow, 1);
   write_edge(e, ret, ctx->node_of[weir_llvm_vid(ctx, LLVMGetNextInstruction(call))], &e->flow);
@@ -254,14 +279,8 @@ static void write_plain(emitter *e, LLVMValueRef inst, uint32_t proc, uint32_t n
 static void write_function(emitter *e, uint32_t proc) {
   weir_llvm_ctx *ctx = e->ctx;
   LLVMValueRef f = ctx->fns[proc].fn;
-  if (e->writing) {
-    weir_llvm_text_printf(e->text, "# %u: ", proc);
-    write_proc_name(e, proc);
-    weir_llvm_text_put(e->text, "\n", 1);
-  }
   weir_llvm_liveness_free(&e->live);
-  weir_status st = weir_llvm_liveness_compute(ctx, f, &e->live);
-  if (st != WEIR_OK && e->status == WEIR_OK) e->status = st;
+  keep(e, weir_llvm_liveness_compute(ctx, f, &e->live));
   weir_llvm_flow_reset(&e->flow, 1);
   if (ctx->hooks->entry) ctx->hooks->entry(ctx, proc, &e->flow);
   write_edge(e, ctx->fns[proc].first, first_node(ctx, LLVMGetEntryBasicBlock(f)), &e->flow);
@@ -271,7 +290,7 @@ static void write_function(emitter *e, uint32_t proc) {
       uint32_t node = ctx->node_of[vid];
       if (ctx->callee_count[vid]) write_call(e, i, vid, node);
       else write_plain(e, i, proc, node);
-      if (e->writing) {
+      if (e->builder) {
         weir_llvm_note_node(ctx, node, i);
         ctx->hooks->check(ctx, i, node);
       }
@@ -282,22 +301,14 @@ static void write_function(emitter *e, uint32_t proc) {
  * API, callbacks handed to external code, dead code), in the zero context. */
 static void write_seeds(emitter *e) {
   weir_llvm_ctx *ctx = e->ctx;
-  for (uint32_t p = 0; p < ctx->fn_count; ++p) {
+  for (uint32_t p = 0; p < ctx->fn_count && building(e); ++p) {
     size_t length = 0;
     const char *name = LLVMGetValueName2(ctx->fns[p].fn, &length);
     int is_main = length == 4 && memcmp(name, "main", 4) == 0;
     if (!is_main && ctx->fns[p].incoming) continue;
-    weir_llvm_text_printf(e->text, "seed %u 0\n", ctx->fns[p].first);
+    keep(e, weir_ifds_builder_seed(e->builder, ctx->fns[p].first, 0));
     ctx->out->stats.seeds++;
   }
-}
-
-/* The format's trailer: the counts of the lines written, so that a cut copy
- * of an --emit-ifds file is caught when it is loaded. */
-static void write_end(emitter *e) {
-  const weir_llvm_build_stats *st = &e->ctx->out->stats;
-  weir_llvm_text_printf(e->text, "end %u %u %u %u\n", st->edges, st->call_sites, st->callee_lines,
-                        st->seeds);
 }
 
 /* Checks were recorded with analysis fact numbers: renumber, drop the dead. */
@@ -320,56 +331,82 @@ static void map_checks(weir_llvm_ctx *ctx) {
 }
 
 static int emitter_failed(const emitter *e) {
-  return e->text->failed || e->token.failed || e->flow.kills.failed || e->flow.pairs.failed ||
-         e->flow2.kills.failed || e->flow2.pairs.failed || e->graph.failed || e->ctx->out->failed ||
-         e->ctx->failed;
+  const weir_llvm_problem *out = e->ctx->out;
+  return e->name.failed || e->scratch.failed || e->flow.kills.failed || e->flow.pairs.failed ||
+         e->flow2.kills.failed || e->flow2.pairs.failed || e->graph.failed || out->failed ||
+         out->legend.failed || out->legend_offset.failed || e->ctx->failed;
+}
+
+/* The second pass: the legend, the problem through the builder, the checks
+ * in the built numbering. The built problem is ctx->out->ifds. */
+static void build_problem(emitter *e, const uint32_t *map, uint32_t live) {
+  weir_llvm_ctx *ctx = e->ctx;
+  ctx->fact_map = map;
+  record_legend(e);
+  build_procs(e, live);
+  for (uint32_t p = 0; p < ctx->fn_count && e->builder; ++p) write_function(e, p);
+  write_seeds(e);
+  map_checks(ctx);
+  ctx->fact_map = NULL;
+  if (building(e) && !emitter_failed(e)) {
+    keep(e, weir_ifds_builder_build(e->builder, &ctx->out->ifds));
+    if (ctx->out->ifds)
+      snprintf(ctx->out->ifds->source_name, sizeof ctx->out->ifds->source_name, "%.200s (%s problem)",
+               ctx->out->name, weir_llvm_analysis_name(ctx->analysis));
+  }
+  weir_ifds_builder_free(e->builder);
+  e->builder = NULL;
+}
+
+static void emitter_free(emitter *e) {
+  weir_llvm_flow_free(&e->flow);
+  weir_llvm_flow_free(&e->flow2);
+  weir_llvm_vec_free(&e->scratch);
+  weir_llvm_text_free(&e->name);
+  weir_llvm_vec_free(&e->graph);
+  free(e->die_first);
+  weir_llvm_vec_free(&e->die_facts);
+  weir_llvm_liveness_free(&e->live);
+}
+
+static void fill_stats(weir_llvm_ctx *ctx, uint32_t live) {
+  weir_llvm_build_stats *st = &ctx->out->stats;
+  st->nodes = ctx->node_count;
+  st->facts = live;
+  st->facts_before_pruning = ctx->fact_count;
+  st->functions = ctx->fn_count;
+  st->checks = (uint32_t)ctx->out->check_count;
+  st->text_bytes = 0; /* no text any more: the problem is built in memory */
 }
 
 weir_status weir_llvm_emit(weir_llvm_ctx *ctx) {
-  emitter e = {.ctx = ctx, .text = &ctx->out->text};
-  weir_status planned = plan_deaths(&e);
-  if (planned != WEIR_OK) {
-    free(e.die_first);
-    weir_llvm_vec_free(&e.die_facts);
-    return planned;
+  emitter e = {.ctx = ctx};
+  weir_status s = plan_deaths(&e);
+  if (s != WEIR_OK) {
+    emitter_free(&e);
+    return s;
   }
   for (uint32_t p = 0; p < ctx->fn_count; ++p) write_function(&e, p);
   uint32_t live = 0;
   uint32_t *map = emitter_failed(&e) ? NULL : live_facts(&e, &live);
   weir_llvm_vec_free(&e.graph);
-  int failed = !map;
-  if (map) {
-    ctx->fact_map = map;
-    e.writing = 1;
-    write_header(&e, live);
-    for (uint32_t p = 0; p < ctx->fn_count; ++p) write_function(&e, p);
-    write_seeds(&e);
-    write_end(&e);
-    map_checks(ctx);
-    failed = emitter_failed(&e);
-  }
-  weir_llvm_flow_free(&e.flow);
-  weir_llvm_flow_free(&e.flow2);
-  weir_llvm_text_free(&e.token);
-  free(e.die_first);
-  weir_llvm_vec_free(&e.die_facts);
-  weir_llvm_liveness_free(&e.live);
-  ctx->fact_map = NULL;
-  if (e.status != WEIR_OK) {
-    free(map);
-    return e.status;
-  }
+  if (map) build_problem(&e, map, live);
+  int failed = !map || emitter_failed(&e);
   free(map);
-  if (failed)
-    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                     "analyze %s: no memory for the problem text (%zu bytes so far). Fix: free "
-                     "memory or analyse a smaller module",
-                     ctx->out->name, e.text->n);
-  ctx->out->stats.nodes = ctx->node_count;
-  ctx->out->stats.facts = live;
-  ctx->out->stats.facts_before_pruning = ctx->fact_count;
-  ctx->out->stats.functions = ctx->fn_count;
-  ctx->out->stats.checks = (uint32_t)ctx->out->check_count;
-  ctx->out->stats.text_bytes = e.text->n;
+  emitter_free(&e);
+  if (e.status == WEIR_ERR_OUT_OF_MEMORY) s = e.status;
+  else if (e.status != WEIR_OK) /* the builder refused an element: the frontend's bug */
+    s = weir_fail_context(e.status, "analyze %s: the frontend built a problem the builder refuses (a bug in "
+                                    "frontends/llvm; please report it with the input)", ctx->out->name);
+  else if (failed)
+    s = weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                  "analyze %s: no memory for the IFDS problem. Fix: free memory or analyse a smaller module",
+                  ctx->out->name);
+  if (s != WEIR_OK) {
+    weir_ifds_problem_free(ctx->out->ifds);
+    ctx->out->ifds = NULL;
+    return s;
+  }
+  fill_stats(ctx, live);
   return WEIR_OK;
 }

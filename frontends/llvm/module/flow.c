@@ -1,4 +1,5 @@
-/* Flow-function builders and their text token (spec: "id,-3,0>7", "none"). */
+/* Flow-function builders, and interning them (through the fact map of
+ * pruning) with the problem builder of weir/ifds.h. */
 #include <stdlib.h>
 
 #include "frontends/llvm/internal.h"
@@ -31,48 +32,38 @@ void weir_llvm_flow_free(weir_llvm_flow *flow) {
   weir_llvm_vec_free(&flow->pairs);
 }
 
-void weir_llvm_flow_write(weir_llvm_text *text, weir_llvm_flow *flow) {
-  if (flow->kills.failed || flow->pairs.failed) text->failed = 1;
-  if (!flow->identity && flow->pairs.n == 0) {
-    weir_llvm_text_put(text, "none", 4);
-    return;
-  }
-  int first = 1;
-  if (flow->identity) {
-    weir_llvm_text_put(text, "id", 2);
-    first = 0;
-    weir_llvm_vec_sort_unique(&flow->kills);
-    for (size_t k = 0; k < flow->kills.n; ++k) weir_llvm_text_printf(text, ",-%u", flow->kills.v[k]);
-  }
-  /* Repeated pairs are allowed by the format and interned by the loader. */
-  for (size_t k = 0; k + 1 < flow->pairs.n; k += 2) {
-    weir_llvm_text_printf(text, first ? "%u>%u" : ",%u>%u", flow->pairs.v[k], flow->pairs.v[k + 1]);
-    first = 0;
-  }
-}
-
 static uint32_t mapped(const uint32_t *map, uint32_t fact) { return map ? map[fact] : fact; }
 
-void weir_llvm_flow_write_mapped(weir_llvm_text *text, weir_llvm_flow *flow, const uint32_t *map) {
-  if (flow->kills.failed || flow->pairs.failed) text->failed = 1;
-  int first = 1;
+/* The kills (identity only) and then the pairs of `flow` through `map`,
+ * into `out`; *kill_count says where the pairs start. */
+static void map_flow(weir_llvm_flow *flow, const uint32_t *map, weir_llvm_vec *out, size_t *kill_count) {
+  out->n = 0;
   if (flow->identity) {
-    weir_llvm_text_put(text, "id", 2);
-    first = 0;
     weir_llvm_vec_sort_unique(&flow->kills);
     for (size_t k = 0; k < flow->kills.n; ++k) {
       uint32_t f = mapped(map, flow->kills.v[k]);
-      if (f != WEIR_LLVM_NONE && f != 0) weir_llvm_text_printf(text, ",-%u", f);
+      if (f != WEIR_LLVM_NONE && f != 0) weir_llvm_vec_push(out, f);
     }
   }
+  *kill_count = out->n;
   /* A pair whose source can never hold is dropped; a live source never
    * flows into a pruned fact (that fact would be live). Repeated pairs are
-   * allowed by the format and interned by the loader. */
+   * fine: the builder interns the function in canonical form. */
   for (size_t k = 0; k + 1 < flow->pairs.n; k += 2) {
     uint32_t from = mapped(map, flow->pairs.v[k]), to = mapped(map, flow->pairs.v[k + 1]);
     if (from == WEIR_LLVM_NONE || to == WEIR_LLVM_NONE || (from == to && flow->identity)) continue;
-    weir_llvm_text_printf(text, first ? "%u>%u" : ",%u>%u", from, to);
-    first = 0;
+    weir_llvm_vec_push(out, from);
+    weir_llvm_vec_push(out, to);
   }
-  if (first) weir_llvm_text_put(text, "none", 4);
+}
+
+weir_status weir_llvm_flow_intern(weir_ifds_builder *builder, weir_llvm_flow *flow, const uint32_t *map,
+                                  weir_llvm_vec *scratch, uint32_t *index) {
+  size_t kills = 0;
+  map_flow(flow, map, scratch, &kills);
+  if (flow->kills.failed || flow->pairs.failed || scratch->failed)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for a flow function. Fix: free memory");
+  const uint32_t *v = scratch->v;
+  return weir_ifds_builder_flow(builder, flow->identity, v, kills, v ? v + kills : NULL,
+                                (scratch->n - kills) / 2, index);
 }

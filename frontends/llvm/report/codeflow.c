@@ -1,8 +1,8 @@
 /* Code flows: a witness path of (node, fact) pairs turned into the steps a
  * reader follows from the source to the sink. Kept: the source, every change
  * of fact (one step per source line), every entry into a callee and return
- * from it, the sink. Facts are named by the legend of the problem text
- * ("# fact N taint value v5 in main"), which every analysis writes. */
+ * from it, the sink. Facts are named by the problem's legend ("taint value
+ * v5 in main"), which every analysis records (weir_llvm_problem_fact_name). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,63 +12,24 @@
 struct weir_llvm_codeflow {
   const weir_llvm_problem *problem;
   const weir_ifds_problem *p;
-  uint32_t *legend;        /* [facts] offset of the description in the text, or NONE */
-  uint32_t *legend_length; /* [facts] */
 };
 
-void weir_llvm_codeflow_free(weir_llvm_codeflow *flow) {
-  if (!flow) return;
-  free(flow->legend);
-  free(flow->legend_length);
-  free(flow);
-}
-
-/* Reads the "# fact N ..." lines of the header (they come before the body). */
-static void read_legend(weir_llvm_codeflow *flow) {
-  const char *text = flow->problem->text.p;
-  size_t n = flow->problem->text.n;
-  for (size_t at = 0; at < n;) {
-    const char *line = text + at;
-    const char *end = memchr(line, '\n', n - at);
-    size_t length = end ? (size_t)(end - line) : n - at;
-    if (length >= 5 && (memcmp(line, "edge ", 5) == 0 || memcmp(line, "seed ", 5) == 0)) break;
-    if (length > 7 && memcmp(line, "# fact ", 7) == 0) {
-      char *after = NULL;
-      unsigned long fact = strtoul(line + 7, &after, 10);
-      if (after && after < line + length && *after == ' ' && fact < flow->p->fact_count) {
-        flow->legend[fact] = (uint32_t)(after + 1 - text);
-        flow->legend_length[fact] = (uint32_t)(line + length - after - 1);
-      }
-    }
-    at += length + 1;
-  }
-}
+void weir_llvm_codeflow_free(weir_llvm_codeflow *flow) { free(flow); }
 
 weir_status weir_llvm_codeflow_new(const weir_llvm_problem *problem, const weir_ifds_problem *loaded,
                                    weir_llvm_codeflow **out) {
   weir_llvm_codeflow *flow = calloc(1, sizeof *flow);
-  uint32_t facts = loaded->fact_count ? loaded->fact_count : 1;
-  if (flow) {
-    flow->problem = problem;
-    flow->p = loaded;
-    flow->legend = malloc(facts * sizeof *flow->legend);
-    flow->legend_length = calloc(facts, sizeof *flow->legend_length);
-  }
-  if (!flow || !flow->legend || !flow->legend_length) {
-    weir_llvm_codeflow_free(flow);
-    *out = NULL;
-    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for code flows over %u facts. Fix: free memory",
-                     loaded->fact_count);
-  }
-  for (uint32_t f = 0; f < facts; ++f) flow->legend[f] = WEIR_LLVM_NONE;
-  read_legend(flow);
   *out = flow;
+  if (!flow) return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for code flows. Fix: free memory");
+  flow->problem = problem;
+  flow->p = loaded;
   return WEIR_OK;
 }
 
 static void describe(const weir_llvm_codeflow *flow, uint32_t fact, char *out, size_t size) {
-  if (fact < flow->p->fact_count && flow->legend[fact] != WEIR_LLVM_NONE)
-    snprintf(out, size, "%.*s", (int)flow->legend_length[fact], flow->problem->text.p + flow->legend[fact]);
+  size_t length = 0;
+  const char *name = fact < flow->p->fact_count ? weir_llvm_problem_fact_name(flow->problem, fact, &length) : NULL;
+  if (name) snprintf(out, size, "%.*s", (int)length, name);
   else snprintf(out, size, "fact %u", fact);
 }
 
