@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -43,8 +44,11 @@ static int cookie_close(void *cookie) {
   return rc;
 }
 
+static void untrack(const char *name);
+
 static void output_free(weir_cli_output *o) {
   if (!o) return;
+  untrack(o->temporary);
   free(o->path);
   free(o->temporary);
   free(o);
@@ -55,6 +59,50 @@ static char *copy_string(const char *s) {
   char *c = malloc(n);
   if (c) memcpy(c, s, n);
   return c;
+}
+
+/* Temporary files being written now, removed by a fatal signal (Ctrl-C, kill,
+ * a closed terminal) before it ends the process: an interrupted run leaves
+ * neither a truncated output nor a hidden temporary file. */
+#define TRACKED_MAX 16
+static char *volatile tracked[TRACKED_MAX];
+static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void on_fatal_signal(int sig) {
+  for (int i = 0; i < TRACKED_MAX; ++i) {
+    char *name = tracked[i];
+    if (name) unlink(name); /* async-signal-safe */
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void track(char *name) {
+  static int installed;
+  if (!installed) {
+    installed = 1;
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; ++i) {
+      struct sigaction old;
+      /* A signal the caller ignores (nohup) or handles stays as it was. */
+      if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(fatal_signals[i], &sa, NULL);
+      }
+    }
+  }
+  for (int i = 0; i < TRACKED_MAX; ++i)
+    if (!tracked[i]) {
+      tracked[i] = name;
+      return;
+    }
+}
+
+static void untrack(const char *name) {
+  for (int i = 0; i < TRACKED_MAX; ++i)
+    if (name && tracked[i] == name) tracked[i] = NULL;
 }
 
 /* Creates "DIR/.BASE.tmp-PID-N" with O_EXCL; the mode follows the umask, or
@@ -75,6 +123,7 @@ static weir_status create_temporary(weir_cli_output *o, const struct stat *old) 
     if (o->fd >= 0) {
       if (old) (void)fchmod(o->fd, old->st_mode & 07777);
       o->temporary = name; /* ours from now on: abort and failures remove it */
+      track(name);
       return WEIR_OK;
     }
     err = errno;

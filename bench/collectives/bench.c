@@ -5,6 +5,8 @@
  * rank's. */
 #include "bench/collectives/bench.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,15 +21,37 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A whole positive number (decimal or 0x-hex) up to max; 0 when it is not one. */
+static unsigned long long parse_count(const char *text, unsigned long long max) {
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = strtoull(text, &end, 0);
+  if (errno || !end || *end || text[0] < '0' || text[0] > '9' || v > max) return 0;
+  return v;
+}
+
 int bench_parse(int argc, char **argv, int first, bench_options *o) {
   o->runs = 7;
   o->size_count = 0;
   int i = first;
   for (; i < argc; ++i) {
-    if (!strcmp(argv[i], "--size") && i + 1 < argc && o->size_count < 16)
-      o->sizes[o->size_count++] = strtoull(argv[++i], NULL, 0);
-    else if (!strcmp(argv[i], "--runs") && i + 1 < argc) o->runs = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--json") && i + 1 < argc) o->json = argv[++i];
+    if (!strcmp(argv[i], "--size") && i + 1 < argc && o->size_count < 16) {
+      /* At least one u32 element: a size that rounds down to 0 bytes measures nothing. */
+      uint64_t v = parse_count(argv[++i], UINT64_MAX / 8);
+      if (v < 4) {
+        fprintf(stderr, "--size '%s' is not a byte count of at least 4. Fix: e.g. --size 4096.\n",
+                argv[i]);
+        return -1;
+      }
+      o->sizes[o->size_count++] = v;
+    } else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
+      o->runs = (int)parse_count(argv[++i], 1000000);
+      if (o->runs < 1) {
+        fprintf(stderr, "--runs '%s' is not a count in 1..1000000. Fix: e.g. --runs 7.\n",
+                argv[i]);
+        return -1;
+      }
+    } else if (!strcmp(argv[i], "--json") && i + 1 < argc) o->json = argv[++i];
     else break;
   }
   if (o->size_count == 0) {
@@ -119,6 +143,12 @@ static void json_row(FILE *json, const bench_options *o, int first, int kind, ui
 int bench_run(weir_group *g, weir_backend *const *b, const bench_options *o,
               const bench_sync *s, int print) {
   FILE *json = print && o->json ? fopen(o->json, "w") : NULL;
+  /* Rank 0 must not leave early (the other ranks would wait in the next
+   * collective): it measures on and fails at the end. */
+  int json_failed = print && o->json && !json;
+  if (json_failed)
+    fprintf(stderr, "weir_bench_collectives: cannot write '%s': %s. Fix: name a writable "
+                    "file.\n", o->json, strerror(errno));
   if (json) fprintf(json, "{\"benchmark\": \"collectives\", \"results\": [\n");
   if (print) printf("%-22s %-18s %14s %12s %10s\n", "group", "op", "bytes/member", "median us", "GB/s");
   int rows = 0, failed = 0;
@@ -142,7 +172,11 @@ int bench_run(weir_group *g, weir_backend *const *b, const bench_options *o,
   }
   if (json) {
     fprintf(json, "\n]}\n");
-    fclose(json);
+    if (ferror(json) | fclose(json)) {
+      fprintf(stderr, "weir_bench_collectives: writing '%s' failed. Fix: check free disk "
+                      "space.\n", o->json);
+      json_failed = 1;
+    }
   }
-  return failed;
+  return failed || json_failed;
 }

@@ -21,10 +21,12 @@ int main(int argc, char **argv) {
     else if (i + 1 < argc && !strcmp(argv[i], "--backend")) backend = argv[i + 1], i += 2;
     else break;
   }
-  if (bench_parse(argc, argv, i, &o) != argc || members < 1 || members > 8) {
-    fprintf(stderr, "usage: weir_bench_collectives [--members 1..8] [--backend cpu|vulkan] "
-                    "[--size BYTES]... [--runs R] [--json FILE]\n");
-    return 2;
+  int help = 0;
+  for (int k = 1; k < argc; ++k) help |= !strcmp(argv[k], "--help") || !strcmp(argv[k], "-h");
+  if (help || bench_parse(argc, argv, i, &o) != argc || members < 1 || members > 8) {
+    fprintf(help ? stdout : stderr, "usage: weir_bench_collectives [--members 1..8] [--backend "
+                    "cpu|vulkan] [--size BYTES]... [--runs R] [--json FILE]\n");
+    return help ? 0 : 2;
   }
   char label[64];
   snprintf(label, sizeof label, "local %u x %s", members, backend);

@@ -30,10 +30,12 @@ int main(int argc, char **argv) {
   char label[64];
   snprintf(label, sizeof label, "mpi %d ranks x %s", size, spec);
   o.label = label;
-  int code = 2;
-  if (bench_parse(argc, argv, i, &o) != argc) {
-    if (rank == 0) fprintf(stderr, "usage: mpirun -n N weir_bench_collectives_mpi [--backend "
-                                   "cpu] [--size BYTES]... [--runs R] [--json FILE]\n");
+  int code = 2, help = 0;
+  for (int k = 1; k < argc; ++k) help |= !strcmp(argv[k], "--help") || !strcmp(argv[k], "-h");
+  if (help || bench_parse(argc, argv, i, &o) != argc) {
+    if (rank == 0) fprintf(help ? stdout : stderr, "usage: mpirun -n N weir_bench_collectives_mpi "
+                                   "[--backend cpu] [--size BYTES]... [--runs R] [--json FILE]\n");
+    if (help) code = 0;
   } else {
     weir_backend *b = NULL;
     weir_transport *t = NULL;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine/core/internal.h"
@@ -93,6 +94,12 @@ static weir_status plugin_load(const char *path, const weir_provider **out, void
                      "backend plugin '%s' does not exist: %s. Fix: check the path (plugin:PATH "
                      "takes the shared library's file name).",
                      path, strerror(errno));
+  struct stat info;
+  if (strchr(path, '/') && stat(path, &info) == 0 && S_ISDIR(info.st_mode))
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "backend plugin '%s' is a directory. Fix: name the shared library in it "
+                     "(plugin:DIR/libfoo.so), or put DIR on WEIR_BACKEND_PATH and use the id.",
+                     path);
   void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!h)
     return weir_fail(WEIR_ERR_UNAVAILABLE,
@@ -103,7 +110,8 @@ static weir_status plugin_load(const char *path, const weir_provider **out, void
   *(void **)&entry = dlsym(h, WEIR_PLUGIN_ENTRY_NAME);
   if (!entry) {
     dlclose(h);
-    return weir_fail(WEIR_ERR_UNAVAILABLE,
+    /* Not a weir plugin at all: a wrong file, never a backend missing here. */
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "backend plugin '%s' does not export %s(). Fix: export `const "
                      "weir_provider *%s(void)` from the library (see backends/template).",
                      path, WEIR_PLUGIN_ENTRY_NAME, WEIR_PLUGIN_ENTRY_NAME);

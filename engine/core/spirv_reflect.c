@@ -162,8 +162,10 @@ static weir_status find_entry(sv_module *m, const char *entry, weir_spirv_info *
   if (found == 0 || (!entry && computes > 1)) {
     snprintf(what, sizeof what, "%s (entry points: %s). Fix: %s",
              entry ? "has no entry point with the requested name" : "has not exactly one compute entry point",
-             names[0] ? names : "none", names[0] ? "name one of the compute entry points" :
-             "compile a compute shader (glslc -fshader-stage=compute)");
+             names[0] ? names : "none",
+             computes ? "name one of the compute entry points"
+                      : "the module has no compute entry point; compile a compute shader "
+                        "(glslc -fshader-stage=compute)");
     if (entry) return weir_fail_context(bad(m, what), "entry '%s'", entry);
     return bad(m, what);
   }

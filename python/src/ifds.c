@@ -204,10 +204,31 @@ static PyObject *ifds_solve(PyObject *m, PyObject *args, PyObject *kwargs) {
 
 /* ---- the builder --------------------------------------------------------- */
 
+/* "O&" converter for a uint32 argument: an int in 0..4294967295, refused
+ * otherwise ("I" would wrap -1 to 4294967295 and 2**32 + 1 to 1 silently). */
+static int u32_arg(PyObject *o, void *out) {
+  PyObject *index = PyNumber_Index(o);
+  if (!index) return 0;
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (v == -1 && PyErr_Occurred()) return 0;
+  if (overflow || v < 0 || v > (long long)UINT32_MAX) {
+    PyErr_Format(PyExc_OverflowError,
+                 "%R is out of range for an id or count (expected 0..4294967295). Fix: pass a "
+                 "value in range.",
+                 o);
+    return 0;
+  }
+  *(unsigned int *)out = (unsigned int)v;
+  return 1;
+}
+
 static int builder_init(PyObject *op, PyObject *args, PyObject *kwargs) {
   static char *names[] = {"facts", "procs", "nodes", NULL};
   unsigned int facts, procs, nodes;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "III:Builder", names, &facts, &procs, &nodes))
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&O&O&:Builder", names, u32_arg, &facts, u32_arg, &procs,
+                                   u32_arg, &nodes))
     return -1;
   Builder *self = (Builder *)op;
   weir_ifds_builder_free(self->builder);
@@ -237,7 +258,8 @@ static PyObject *b_proc(PyObject *op, PyObject *args) {
   unsigned int id, first, last;
   const char *name;
   weir_ifds_builder *b = live(op);
-  if (!b || !PyArg_ParseTuple(args, "IIIs:proc", &id, &first, &last, &name)) return NULL;
+  if (!b || !PyArg_ParseTuple(args, "O&O&O&s:proc", u32_arg, &id, u32_arg, &first, u32_arg,
+                               &last, &name)) return NULL;
   return DONE(weir_ifds_builder_proc(b, id, first, last, name));
 }
 
@@ -252,9 +274,14 @@ static int u32_list(PyObject *seq, int pairs, uint32_t **out, size_t *count) {
   if (!a) return PyErr_NoMemory(), -1;
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject *item = PySequence_GetItem(seq, i);
-    int ok = item && (pairs ? PyArg_ParseTuple(item, "II;a pair is (from, to)", &a[2 * i],
-                                               &a[2 * i + 1])
-                            : ((a[i] = (uint32_t)PyLong_AsUnsignedLong(item)), !PyErr_Occurred()));
+    /* A pair must be a tuple: PyArg_ParseTuple on anything else is a SystemError. */
+    int ok = item && (pairs ? (PyTuple_Check(item)
+                                   ? PyArg_ParseTuple(item, "O&O&;a pair is (from, to)", u32_arg,
+                                                      &a[2 * i], u32_arg, &a[2 * i + 1])
+                                   : (PyErr_Format(PyExc_TypeError, "a pair is a tuple (from, "
+                                                   "to), not %R. Fix: pass pairs=[(0, 1), ...].",
+                                                   item), 0))
+                            : u32_arg(item, &a[i]));
     Py_XDECREF(item);
     if (!ok) {
       PyMem_Free(a);
@@ -289,21 +316,22 @@ static PyObject *b_flow(PyObject *op, PyObject *args, PyObject *kwargs) {
 static PyObject *b_edge(PyObject *op, PyObject *args) {
   unsigned int from, to, flow;
   weir_ifds_builder *b = live(op);
-  if (!b || !PyArg_ParseTuple(args, "III:edge", &from, &to, &flow)) return NULL;
+  if (!b || !PyArg_ParseTuple(args, "O&O&O&:edge", u32_arg, &from, u32_arg, &to, u32_arg, &flow)) return NULL;
   return DONE(weir_ifds_builder_edge(b, from, to, flow));
 }
 
 static PyObject *b_call(PyObject *op, PyObject *args) {
   unsigned int site, ret, flow;
   weir_ifds_builder *b = live(op);
-  if (!b || !PyArg_ParseTuple(args, "III:call", &site, &ret, &flow)) return NULL;
+  if (!b || !PyArg_ParseTuple(args, "O&O&O&:call", u32_arg, &site, u32_arg, &ret, u32_arg, &flow)) return NULL;
   return DONE(weir_ifds_builder_call(b, site, ret, flow));
 }
 
 static PyObject *b_callee(PyObject *op, PyObject *args) {
   unsigned int site, proc, call_flow, return_flow;
   weir_ifds_builder *b = live(op);
-  if (!b || !PyArg_ParseTuple(args, "IIII:callee", &site, &proc, &call_flow, &return_flow))
+  if (!b || !PyArg_ParseTuple(args, "O&O&O&O&:callee", u32_arg, &site, u32_arg, &proc, u32_arg,
+                               &call_flow, u32_arg, &return_flow))
     return NULL;
   return DONE(weir_ifds_builder_callee(b, site, proc, call_flow, return_flow));
 }
@@ -311,7 +339,7 @@ static PyObject *b_callee(PyObject *op, PyObject *args) {
 static PyObject *b_seed(PyObject *op, PyObject *args) {
   unsigned int node, fact;
   weir_ifds_builder *b = live(op);
-  if (!b || !PyArg_ParseTuple(args, "II:seed", &node, &fact)) return NULL;
+  if (!b || !PyArg_ParseTuple(args, "O&O&:seed", u32_arg, &node, u32_arg, &fact)) return NULL;
   return DONE(weir_ifds_builder_seed(b, node, fact));
 }
 

@@ -78,3 +78,19 @@ def test_ifds_builder_matches_the_loader():
     holds = list(weir.ifds.solve(p, solver="reference"))
     assert (1, 1) in holds and (2, 2) in holds and (2, 1) not in holds
     assert list(weir.ifds.solve(weir.ifds.loads(p.text()))) == holds
+
+
+def test_ifds_builder_refuses_out_of_range_ints():
+    # "I" parsing wrapped silently: -1 became 4294967295 and 2**32 + 1 became 1.
+    with pytest.raises(OverflowError, match="out of range"):
+        weir.ifds.Builder(-1, 1, 2)
+    with pytest.raises(OverflowError, match="out of range"):
+        weir.ifds.Builder(2**32 + 3, 1, 2)
+    b = weir.ifds.Builder(3, 1, 3)
+    b.proc(0, 0, 2, "main")
+    with pytest.raises(OverflowError, match="out of range"):
+        b.seed(0, 2**32 + 1)
+    with pytest.raises(OverflowError, match="out of range"):
+        b.flow(kills=[2**32 + 1])
+    with pytest.raises(TypeError, match="a pair is a tuple"):
+        b.flow(pairs="ab")  # was a SystemError

@@ -90,6 +90,13 @@ exit_codes() {
   expect 2 "$weir" conformance --backend nosuch
   expect 2 "$weir" conformance --backend plugin:/nonexistent/libnothing.so
   has out.txt "does not exist"
+  # A directory or a library that is no weir plugin is a wrong path, never a skip (77).
+  expect 2 "$weir" conformance --backend "plugin:$PWD"
+  has out.txt "is a directory"
+  if [ -f "$(dirname "$weir")/libweir.so" ]; then
+    expect 2 "$weir" conformance --backend "plugin:$(cd "$(dirname "$weir")" && pwd)/libweir.so"
+    has out.txt "does not export weir_plugin_register"
+  fi
   expect 2 "$weir" conformance --backend cpu --filter no-case-has-this-name
   has out.txt "no case matches"
   expect 0 "$weir" bench run --help
