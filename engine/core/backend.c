@@ -61,7 +61,7 @@ static weir_status binding_limit_from_env(weir_open_options *o) {
   char *end = NULL;
   errno = 0;
   unsigned long long v = strtoull(text, &end, 10);
-  if (errno || *end || text[0] == '-' || v < 64u)
+  if (errno || *end || text[0] < '0' || text[0] > '9' || v < 64u)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "WEIR_MAX_BINDING_BYTES is '%s', not a byte count of at least 64. Fix: set it "
                      "to a number such as 65536, or unset it.",

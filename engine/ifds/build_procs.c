@@ -153,6 +153,21 @@ weir_status ifds_builder_proc(ifds_builder *b, uint32_t id, uint32_t first, uint
                              "FIRST < LAST",
                              "give the procedure at least two nodes: its start and its exit");
   }
+  /* Built through the API, a range that overlaps an earlier one is refused
+   * at once, so the caller can still declare the right one (no procedure
+   * can be declared twice); the text loader reports it where the proc
+   * section ends, at the later line, as it always did. */
+  for (uint32_t n = first; !b->lines && n <= last; ++n)
+    if (b->node_proc[n] != WEIR_IFDS_NONE) {
+      uint32_t other = b->node_proc[n];
+      char found[200];
+      snprintf(found, sizeof found,
+               "procedure %u with nodes %u..%u and procedure %u with nodes %u..%u", id, first,
+               last, other, b->proc_first[other], b->proc_last[other]);
+      ifds_site site = proc_site(id, first, last, 0);
+      return ifds_builder_fail(b, &site, "overlapping procedure node ranges", found,
+                               "disjoint ranges", "give each node to exactly one procedure");
+    }
   if ((b->procs_seen + 1) * 2 > b->name_slot_cap && grow_name_slots(b) != WEIR_OK)
     return b->broken = 1, WEIR_ERR_OUT_OF_MEMORY;
   size_t slot = 0;
@@ -165,6 +180,7 @@ weir_status ifds_builder_proc(ifds_builder *b, uint32_t id, uint32_t first, uint
   b->proc_last[id] = last;
   b->proc_tag[id] = b->lines ? tag : b->procs_seen + 1;
   b->procs_seen++;
+  for (uint32_t n = first; !b->lines && n <= last; ++n) b->node_proc[n] = id;
   return WEIR_OK;
 }
 

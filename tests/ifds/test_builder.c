@@ -145,13 +145,23 @@ START_TEST(ranges_partition) {
   weir_ifds_builder *b = NULL;
   OK(weir_ifds_builder_create(4, 2, 6, &b));
   OK(weir_ifds_builder_proc(b, 0, 0, 3, "main"));
-  OK(weir_ifds_builder_proc(b, 1, 3, 5, "f"));
-  refused(weir_ifds_builder_seed(b, 0, 0),
+  /* An overlap is refused at once and changes nothing: the right range can
+   * still be declared. */
+  refused(weir_ifds_builder_proc(b, 1, 3, 5, "f"),
           "builder: proc 1 (nodes 3..5): overlapping procedure node ranges (found procedure 1 with nodes 3..5 and procedure 0 with nodes 0..3, expected disjoint ranges). Fix: give each node to exactly one procedure.");
   weir_ifds_problem *p = (weir_ifds_problem *)&p;
   refused(weir_ifds_builder_build(b, &p),
-          "builder: proc 1 (nodes 3..5): overlapping procedure node ranges (found procedure 1 with nodes 3..5 and procedure 0 with nodes 0..3, expected disjoint ranges). Fix: give each node to exactly one procedure.");
+          "builder: counts (facts 4, procs 2, nodes 6): missing proc line (found no proc line for procedure 1, expected one proc line for each procedure 0..1). Fix: add `proc 1 NAME FIRST LAST` or lower the procedure count.");
   ck_assert_ptr_null(p);
+  weir_ifds_builder_free(b);
+  OK(weir_ifds_builder_create(4, 2, 6, &b));
+  OK(weir_ifds_builder_proc(b, 0, 0, 3, "main"));
+  refused(weir_ifds_builder_proc(b, 1, 2, 5, "f"),
+          "builder: proc 1 (nodes 2..5): overlapping procedure node ranges (found procedure 1 with nodes 2..5 and procedure 0 with nodes 0..3, expected disjoint ranges). Fix: give each node to exactly one procedure.");
+  OK(weir_ifds_builder_proc(b, 1, 4, 5, "f"));
+  OK(weir_ifds_builder_seed(b, 0, 0));
+  OK(weir_ifds_builder_build(b, &p));
+  weir_ifds_problem_free(p);
   weir_ifds_builder_free(b);
   OK(weir_ifds_builder_create(4, 2, 7, &b));
   OK(weir_ifds_builder_proc(b, 1, 3, 5, "f"));

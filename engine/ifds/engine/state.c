@@ -91,8 +91,10 @@ weir_status weir_ifds_engine_plan_shards(ifds_engine *e) {
     return weir_fail(WEIR_ERR_UNSUPPORTED,
                      "IFDS engine: backend '%s' binds at most %llu bytes per buffer, but the "
                      "supergraph of problem '%s' takes %llu bytes (%u nodes) and the control "
-                     "block %llu; the graph is one binding. Fix: use --backend cpu or cuda, a "
-                     "device with a larger per-binding limit, or --solver reference.",
+                     "block %llu; the graph is one binding. Fix: use a backend or device with a "
+                     "larger per-binding limit (cpu and cuda have none; a limit forced with "
+                     "WEIR_MAX_BINDING_BYTES or max_binding_bytes counts too), or --solver "
+                     "reference.",
                      weir_backend_id(e->backend), (unsigned long long)limit,
                      e->problem->source_name, (unsigned long long)graph, e->problem->node_count,
                      (unsigned long long)ctrl);
@@ -242,8 +244,9 @@ static weir_status check_limits(const ifds_engine *e, const ifds_caps *c) {
       return weir_fail(WEIR_ERR_UNSUPPORTED,
                        "IFDS engine: the %s needs %llu entries (%llu bytes), but backend '%s' "
                        "binds at most %llu bytes per buffer and the engine splits it over at "
-                       "most %u buffers of %llu entries. Fix: use a device with a larger "
-                       "per-binding limit, --backend cpu or cuda (no limit), or --solver "
+                       "most %u buffers of %llu entries. Fix: use a backend or device with a "
+                       "larger per-binding limit (cpu and cuda have none; a limit forced with "
+                       "WEIR_MAX_BINDING_BYTES or max_binding_bytes counts too), or --solver "
                        "reference.",
                        relations[r].what, (unsigned long long)need, 8ull * need,
                        weir_backend_id(e->backend), (unsigned long long)e->binding_limit,
