@@ -1,7 +1,8 @@
 # Install rules: libweir (shared: libweir.so.0 with its SONAME links; or
 # static), the public headers (include/weir), the weir command and its LLVM
 # helper, the plugin template, a CMake package (weirConfig.cmake exporting
-# weir::weir) and weir.pc. Included from the root CMakeLists.txt when
+# weir::weir, and weir::mpi as component mpi when the MPI transport is built)
+# and weir.pc (and weir-mpi.pc). Included from the root CMakeLists.txt when
 # WEIR_INSTALL is ON; packaging and the ABI policy: docs/packaging.md.
 include(CMakePackageConfigHelpers)
 set(WEIR_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/weir CACHE STRING
@@ -16,6 +17,14 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/weir DESTINATION ${CMAKE_INSTALL
         COMPONENT weir_dev FILES_MATCHING PATTERN "*.h")
 install(EXPORT weirTargets NAMESPACE weir:: DESTINATION ${WEIR_INSTALL_CMAKEDIR}
         FILE weirTargets.cmake COMPONENT weir_dev)
+# weir::mpi (libweir_mpi, include/weir/mpi/transport.h), when the MPI
+# transport is built: a targets file of its own, which weirConfig.cmake loads
+# for find_package(weir COMPONENTS mpi) only, so that plain consumers never
+# need MPI.
+if(TARGET weir_mpi)
+  install(EXPORT weirMpiTargets NAMESPACE weir:: DESTINATION ${WEIR_INSTALL_CMAKEDIR}
+          FILE weirMpiTargets.cmake COMPONENT weir_dev)
+endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/weirConfig.cmake.in
   ${PROJECT_BINARY_DIR}/weirConfig.cmake INSTALL_DESTINATION ${WEIR_INSTALL_CMAKEDIR})
 # 0.x: a new minor version may break the API, so only the same minor matches.
@@ -46,6 +55,11 @@ endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/weir.pc.in ${PROJECT_BINARY_DIR}/weir.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/weir.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
         COMPONENT weir_dev)
+if(TARGET weir_mpi) # weir-mpi.pc: libweir_mpi with MPI's flags (as FindMPI found them)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/weir-mpi.pc.in ${PROJECT_BINARY_DIR}/weir-mpi.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/weir-mpi.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+          COMPONENT weir_dev)
+endif()
 
 # The weir command (and weir-analyze, the LLVM frontend it runs) find
 # libweir relative to themselves.

@@ -30,37 +30,66 @@ static unsigned long long parse_count(const char *text, unsigned long long max) 
   return v;
 }
 
-int bench_parse(int argc, char **argv, int first, bench_options *o) {
+int bench_parse(int argc, char **argv, bench_options *o, int print) {
   o->runs = 7;
   o->size_count = 0;
-  int i = first;
-  for (; i < argc; ++i) {
-    if (!strcmp(argv[i], "--size") && i + 1 < argc && o->size_count < 16) {
+  if (!o->backend) o->backend = "cpu";
+  int members_ok = o->members > 0;
+  for (int k = 1; k < argc; ++k)
+    if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) return -1;
+  for (int i = 1; i < argc; ++i) {
+    const char *opt = argv[i];
+    int known = !strcmp(opt, "--size") || !strcmp(opt, "--runs") || !strcmp(opt, "--json") ||
+                !strcmp(opt, "--backend") || (members_ok && !strcmp(opt, "--members"));
+    if (!known) {
+      if (print)
+        fprintf(stderr, "unknown argument '%s'. Fix: see --help for the options.\n", opt);
+      return 2;
+    }
+    if (i + 1 >= argc) {
+      if (print) fprintf(stderr, "%s needs a value. Fix: e.g. %s %s.\n", opt, opt,
+                         !strcmp(opt, "--json") ? "out.json" : !strcmp(opt, "--backend") ? "cpu"
+                         : !strcmp(opt, "--size") ? "4096" : "4");
+      return 2;
+    }
+    const char *v = argv[++i];
+    if (!strcmp(opt, "--size")) {
       /* At least one u32 element: a size that rounds down to 0 bytes measures nothing. */
-      uint64_t v = parse_count(argv[++i], UINT64_MAX / 8);
-      if (v < 4) {
-        fprintf(stderr, "--size '%s' is not a byte count of at least 4. Fix: e.g. --size 4096.\n",
-                argv[i]);
-        return -1;
+      uint64_t n = parse_count(v, UINT64_MAX / 8);
+      if (n < 4 || o->size_count == 16) {
+        if (print)
+          fprintf(stderr, n < 4 ? "--size '%s' is not a byte count of at least 4. Fix: e.g. "
+                                  "--size 4096.\n"
+                                : "--size '%s': more than 16 sizes. Fix: give at most 16.\n", v);
+        return 2;
       }
-      o->sizes[o->size_count++] = v;
-    } else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
-      o->runs = (int)parse_count(argv[++i], 1000000);
+      o->sizes[o->size_count++] = n;
+    } else if (!strcmp(opt, "--runs")) {
+      o->runs = (int)parse_count(v, 1000000);
       if (o->runs < 1) {
-        fprintf(stderr, "--runs '%s' is not a count in 1..1000000. Fix: e.g. --runs 7.\n",
-                argv[i]);
-        return -1;
+        if (print)
+          fprintf(stderr, "--runs '%s' is not a count in 1..1000000. Fix: e.g. --runs 7.\n", v);
+        return 2;
       }
-    } else if (!strcmp(argv[i], "--json") && i + 1 < argc) o->json = argv[++i];
-    else break;
+    } else if (!strcmp(opt, "--json")) {
+      o->json = v;
+    } else if (!strcmp(opt, "--backend")) {
+      o->backend = v;
+    } else {
+      o->members = (int)parse_count(v, 8);
+      if (o->members < 1) {
+        if (print)
+          fprintf(stderr, "--members '%s' is not a count in 1..8. Fix: e.g. --members 4.\n", v);
+        return 2;
+      }
+    }
   }
   if (o->size_count == 0) {
     const uint64_t defaults[] = {4096, 262144, 4194304, 16777216};
     memcpy(o->sizes, defaults, sizeof defaults);
     o->size_count = 4;
   }
-  if (o->runs < 1) o->runs = 1;
-  return i;
+  return 0;
 }
 
 static int by_value(const void *a, const void *b) {

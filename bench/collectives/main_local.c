@@ -6,28 +6,18 @@
  * Members are BACKEND:0 .. BACKEND:N-1 (default 4 x cpu) over the stream
  * transport; allreduce reduces on the host, allgather and alltoallv are
  * copies (device copies within a backend, staged between backends). */
-#include <stdlib.h>
-#include <string.h>
-
 #include "bench/collectives/bench.h"
 
 int main(int argc, char **argv) {
-  uint32_t members = 4;
-  const char *backend = "cpu";
-  bench_options o = {0};
-  int i = 1;
-  for (;;) {
-    if (i + 1 < argc && !strcmp(argv[i], "--members")) members = (uint32_t)atoi(argv[i + 1]), i += 2;
-    else if (i + 1 < argc && !strcmp(argv[i], "--backend")) backend = argv[i + 1], i += 2;
-    else break;
+  bench_options o = {.members = 4};
+  int parsed = bench_parse(argc, argv, &o, 1);
+  if (parsed != 0) {
+    fprintf(parsed < 0 ? stdout : stderr, "usage: weir_bench_collectives [--members 1..8] "
+            "[--backend cpu|vulkan] [--size BYTES]... [--runs R] [--json FILE]\n");
+    return parsed < 0 ? 0 : 2;
   }
-  int help = 0;
-  for (int k = 1; k < argc; ++k) help |= !strcmp(argv[k], "--help") || !strcmp(argv[k], "-h");
-  if (help || bench_parse(argc, argv, i, &o) != argc || members < 1 || members > 8) {
-    fprintf(help ? stdout : stderr, "usage: weir_bench_collectives [--members 1..8] [--backend "
-                    "cpu|vulkan] [--size BYTES]... [--runs R] [--json FILE]\n");
-    return help ? 0 : 2;
-  }
+  uint32_t members = (uint32_t)o.members;
+  const char *backend = o.backend;
   char label[64];
   snprintf(label, sizeof label, "local %u x %s", members, backend);
   o.label = label;

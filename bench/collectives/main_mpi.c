@@ -6,7 +6,6 @@
  *
  * Rank 0 prints and writes the JSON; each run's time is the slowest rank's. */
 #include <mpi.h>
-#include <string.h>
 
 #include "bench/collectives/bench.h"
 #include "weir/mpi/transport.h"
@@ -21,21 +20,20 @@ static double max_time(double t) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int rank = 0, size = 1, i = 1;
+  int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const char *spec = "cpu";
-  if (i + 1 < argc && !strcmp(argv[i], "--backend")) spec = argv[i + 1], i += 2;
   bench_options o = {0};
+  int parsed = bench_parse(argc, argv, &o, rank == 0), code = 2;
+  const char *spec = o.backend;
   char label[64];
   snprintf(label, sizeof label, "mpi %d ranks x %s", size, spec);
   o.label = label;
-  int code = 2, help = 0;
-  for (int k = 1; k < argc; ++k) help |= !strcmp(argv[k], "--help") || !strcmp(argv[k], "-h");
-  if (help || bench_parse(argc, argv, i, &o) != argc) {
-    if (rank == 0) fprintf(help ? stdout : stderr, "usage: mpirun -n N weir_bench_collectives_mpi "
-                                   "[--backend cpu] [--size BYTES]... [--runs R] [--json FILE]\n");
-    if (help) code = 0;
+  if (parsed != 0) {
+    if (rank == 0) fprintf(parsed < 0 ? stdout : stderr, "usage: mpirun -n N "
+                           "weir_bench_collectives_mpi [--backend cpu] [--size BYTES]... "
+                           "[--runs R] [--json FILE]\n");
+    if (parsed < 0) code = 0;
   } else {
     weir_backend *b = NULL;
     weir_transport *t = NULL;

@@ -3,9 +3,11 @@
  * per-item medians and a noise estimate from the raw samples, and says where
  * the two runs' contexts differ (a ratio across drivers or LP_NUM_THREADS
  * settings measures the setting, not the code). Never fails on timings. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench/dispatch/bench.h"
 #include "bench/dispatch/json.h"
@@ -13,8 +15,15 @@
 static int load(const char *path, bj_value *out) {
   FILE *f = fopen(path, "rb");
   if (!f) {
-    fprintf(stderr, "weir bench compare: cannot open '%s'. Fix: pass files written by weir bench "
-            "--json.\n", path);
+    fprintf(stderr, "weir bench compare: cannot open '%s': %s. Fix: pass files written by weir "
+            "bench --json.\n", path, strerror(errno));
+    return -1;
+  }
+  struct stat info;
+  if (fstat(fileno(f), &info) == 0 && S_ISDIR(info.st_mode)) {
+    fclose(f);
+    fprintf(stderr, "weir bench compare: '%s' is a directory. Fix: pass the report files "
+            "written by weir bench --json (OLD.json NEW.json), not their folder.\n", path);
     return -1;
   }
   size_t cap = 1 << 16, n = 0, got;
@@ -139,6 +148,12 @@ int weir_bench_compare(const char *old_path, const char *new_path, double thresh
           "noise = robust spread (1.4826 x MAD / median) of both runs' samples combined; a "
           "verdict needs |new/old - 1| above %.0f%% and twice the noise.\n",
           matched, rb->count, 100 * threshold);
+  fflush(out); /* the table first, then why there is none */
+  if (!matched)
+    fprintf(stderr, "weir bench compare: no record of '%s' matches one of '%s', so there is "
+            "nothing to compare. Fix: compare two runs of the same scenarios on the same "
+            "backends and sizes (e.g. the same --scenario and --backend options).\n",
+            new_path, old_path);
   bj_free(&a);
   bj_free(&b);
   return matched ? 0 : 1;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine/core/program_build.h"
 
@@ -207,6 +208,12 @@ weir_status weir_program_load(const char *path, const char *entry, const weir_pr
   if (!path || !out)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "weir_program_load: path or out is NULL. Fix: "
                      "pass both.");
+  struct stat info;
+  if (stat(path, &info) == 0 && S_ISDIR(info.st_mode))
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "program file '%s' is a directory. Fix: pass a program file in it (.spv, "
+                     ".ptx, .cubin, .fatbin, .so or a .weirprog manifest; docs/program-files.md).",
+                     path);
   const char *ext = extension(path);
   weir_owned_program *o;
   WEIR_TRY(weir_build_start(decl, &o));

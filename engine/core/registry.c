@@ -285,6 +285,11 @@ weir_status weir_backend_open_ex(const char *spec, const weir_open_options *opti
   char id[64];
   snprintf(id, sizeof id, "%.*s", (int)(name_len < 63 ? name_len : 63), spec);
   const char *why = missing_reason(spec, name_len);
+  if (why && strstr(why, "Fix: ")) /* the reason has its own Fix: one Fix, extended */
+    return weir_fail(WEIR_ERR_UNAVAILABLE,
+                     "backend '%s' is not compiled into this build: %s, or use another backend "
+                     "(`weir info`).",
+                     id, why);
   if (why)
     return weir_fail(WEIR_ERR_UNAVAILABLE,
                      "backend '%s' is not compiled into this build: %s. Fix: install what is "

@@ -67,15 +67,67 @@ static weirpy_Backend *backend_for(DLDevice d) {
   return b;
 }
 
-PyObject *weirpy_import_dlpack(PyObject *obj, weirpy_Backend *backend) {
+/* The tensor's extents when it is empty (some extent 0) and otherwise
+ * well formed: 1, else 0 (weir_dlpack_import then judges it). */
+static int empty_tensor(const DLTensor *t, uint64_t *shape) {
+  if (t->ndim <= 0 || t->ndim > WEIR_VIEW_MAX_DIMS || !t->shape) return 0;
+  int empty = 0;
+  for (int d = 0; d < t->ndim; ++d) {
+    if (t->shape[d] < 0) return 0;
+    shape[d] = (uint64_t)t->shape[d];
+    empty |= t->shape[d] == 0;
+  }
+  return empty;
+}
+
+/* The capsule of a DLPack producer (or the capsule itself), with a weir
+ * error saying why when obj is neither. */
+static PyObject *producer_capsule(PyObject *obj) {
   PyObject *capsule;
   if (PyCapsule_CheckExact(obj)) {
     capsule = Py_NewRef(obj); /* a producer's capsule, the legacy way */
   } else {
-    capsule = PyObject_CallMethod(obj, "__dlpack__", NULL);
+    PyObject *method = PyObject_GetAttrString(obj, "__dlpack__");
+    if (!method) {
+      if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return NULL;
+      PyErr_Clear();
+      return weirpy_raise_msg(WEIR_ERR_INVALID_ARGUMENT,
+                              "weir.from_dlpack: %R is not a DLPack producer (it has no "
+                              "__dlpack__ method and is not a DLPack capsule). Fix: pass a "
+                              "numpy array, a torch tensor, a weir.Array or a 'dltensor' "
+                              "capsule; for other data, weir.asarray(numpy.asarray(x)).",
+                              Py_TYPE(obj));
+    }
+    capsule = PyObject_CallNoArgs(method);
+    Py_DECREF(method);
     if (!capsule) return NULL;
   }
-  DLManagedTensor *t = PyCapsule_GetPointer(capsule, CAPSULE); /* fails once consumed */
+  if (PyCapsule_IsValid(capsule, CAPSULE)) return capsule;
+  if (PyCapsule_IsValid(capsule, USED))
+    weirpy_raise_msg(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir.from_dlpack: the DLPack capsule was already consumed (a capsule "
+                     "imports once). Fix: call x.__dlpack__() again for a new capsule, or pass "
+                     "the producer x itself.");
+  else if (capsule != obj)
+    weirpy_raise_msg(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir.from_dlpack: %R.__dlpack__() returned %R, not a DLPack capsule "
+                     "named 'dltensor' (a versioned or foreign capsule is not supported). Fix: "
+                     "use a producer that returns a 'dltensor' capsule (DLPack 0.x), or go "
+                     "through numpy: weir.asarray(numpy.asarray(x)).",
+                     Py_TYPE(obj), capsule);
+  else
+    weirpy_raise_msg(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir.from_dlpack: %R is not a DLPack capsule named 'dltensor'. Fix: pass "
+                     "the producer itself, or the capsule its __dlpack__() returns.",
+                     capsule);
+  Py_DECREF(capsule);
+  return NULL;
+}
+
+PyObject *weirpy_import_dlpack(PyObject *obj, weirpy_Backend *backend) {
+  PyObject *capsule = producer_capsule(obj);
+  if (!capsule) return NULL;
+  DLManagedTensor *t = PyCapsule_GetPointer(capsule, CAPSULE);
   if (!t) {
     Py_DECREF(capsule);
     return NULL;
@@ -93,6 +145,20 @@ PyObject *weirpy_import_dlpack(PyObject *obj, weirpy_Backend *backend) {
                             "Fix: convert the tensor to one of weir's dtypes first.",
                             (int)t->dl_tensor.dtype.code, (int)t->dl_tensor.dtype.bits,
                             (int)t->dl_tensor.dtype.lanes);
+  }
+  uint64_t shape[WEIR_VIEW_MAX_DIMS];
+  if (empty_tensor(&t->dl_tensor, shape)) {
+    /* No elements: nothing to share (weir buffers hold at least one byte,
+     * and the data pointer may be NULL), so a new empty array of the same
+     * shape, as weir.zeros((0, 3)) gives; the producer's tensor is done with. */
+    PyObject *a = weirpy_array_alloc(backend, dtype, (uint32_t)t->dl_tensor.ndim, shape);
+    if (a && PyCapsule_SetName(capsule, USED) == 0) {
+      if (t->deleter) t->deleter(t);
+    } else {
+      Py_CLEAR(a);
+    }
+    Py_DECREF(capsule);
+    return a;
   }
   weir_view view;
   weir_status status = weir_dlpack_import(backend->backend, t, &view, NULL);

@@ -92,3 +92,47 @@ def test_torch_to_vulkan(torch, vulkan):
     v = weir.asarray(t, device=vulkan)
     assert v.device == vulkan.spec
     assert (np.asarray(weir.asarray(v, device="cpu")) == np.arange(6)).all()
+
+
+def test_empty_tensors_import():
+    for shape in ((0,), (0, 3), (2, 0, 4)):
+        x = np.zeros(shape, dtype=np.float32)
+        for w in (weir.from_dlpack(x), weir.asarray(x), weir.from_dlpack(x.__dlpack__())):
+            assert w.shape == shape and w.dtype == "float32" and w.nbytes == 0
+            assert np.asarray(w).shape == shape
+    w = weir.from_dlpack(weir.zeros((0, 3), dtype="int8", device="cpu:3"), device="cpu:5")
+    assert w.shape == (0, 3) and w.device == "cpu:5"
+
+
+def test_empty_torch_tensors_import(torch):
+    for make in (lambda: torch.zeros(0, 3), lambda: torch.empty(4, 0, dtype=torch.int64)):
+        t = make()
+        for w in (weir.from_dlpack(t), weir.asarray(t), weir.asarray(t, device="cpu:1")):
+            assert w.shape == tuple(t.shape) and w.nbytes == 0
+        assert tuple(torch.from_dlpack(weir.from_dlpack(t)).shape) == tuple(t.shape)
+
+
+def test_not_a_producer_is_a_weir_error():
+    with pytest.raises(weir.InvalidArgument, match=r"not a DLPack producer.*Fix:"):
+        weir.from_dlpack(object())
+
+    class BadProducer:
+        def __dlpack__(self, stream=None):
+            return object()
+
+    with pytest.raises(weir.InvalidArgument, match=r"BadProducer.*not a DLPack capsule.*Fix:"):
+        weir.from_dlpack(BadProducer())
+
+    class Raises:
+        def __dlpack__(self, stream=None):
+            raise RuntimeError("producer says no")
+
+    with pytest.raises(RuntimeError, match="producer says no"):
+        weir.from_dlpack(Raises())
+
+
+def test_consumed_capsule_says_so():
+    capsule = weir.zeros(4).__dlpack__()
+    weir.from_dlpack(capsule)
+    with pytest.raises(weir.InvalidArgument, match=r"already consumed.*Fix:"):
+        weir.from_dlpack(capsule)

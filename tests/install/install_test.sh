@@ -93,6 +93,51 @@ PKG_CONFIG_PATH="$libdir/pkgconfig" run_logged "$work/pkg-config.log" \
 loads_installed "consumer 2" "$work/pkg-config/example"
 check_run pkg-config "$work/pkg-config/example"
 
+# The MPI transport, where this build has it: weir::mpi (find_package(weir
+# COMPONENTS mpi)) and weir-mpi.pc. Built and run without mpirun: before
+# MPI_Init the transport must refuse with its reason.
+if ls "$libdir"/libweir_mpi.so* >/dev/null 2>&1; then
+  step "consumer 2b: weir::mpi (find_package COMPONENTS mpi) and weir-mpi.pc against $prefix"
+  for f in cmake/weir/weirMpiTargets.cmake pkgconfig/weir-mpi.pc; do
+    [ -e "$libdir/$f" ] || die "$libdir/$f was not installed. Fix: cmake/install.cmake (weir_mpi)."
+  done
+  [ -e "$prefix/include/weir/mpi/transport.h" ] || die "weir/mpi/transport.h was not installed"
+  mkdir -p "$work/mpi"
+  cat >"$work/mpi/mpi_example.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+#include <weir/mpi/transport.h>
+int main(void) {
+  weir_transport *t = NULL; /* no MPI_Init: refused, with a Fix */
+  weir_status st = weir_mpi_transport_create(MPI_COMM_WORLD, &t);
+  printf("mpi transport: %s\n", weir_status_name(st));
+  return st != WEIR_OK && strstr(weir_last_error(), "Fix:") ? 0 : 1;
+}
+C
+  cat >"$work/mpi/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.25)
+project(weir_consumer_mpi C)
+find_package(weir 0.1 REQUIRED COMPONENTS mpi)
+add_executable(mpi_example mpi_example.c)
+target_link_libraries(mpi_example PRIVATE weir::mpi)
+CMAKE
+  run_logged "$work/mpi.log" "$cmake" -S "$work/mpi" -B "$work/mpi/build" "${common[@]}" \
+    -DCMAKE_PREFIX_PATH="$prefix"
+  run_logged "$work/mpi-build.log" "$cmake" --build "$work/mpi/build"
+  out=$("$work/mpi/build/mpi_example" 2>&1) || die "weir::mpi consumer: $out"
+  echo "   find_package COMPONENTS mpi: $out"
+  flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" "$pkgconfig" --cflags --libs weir-mpi) \
+    || die "pkg-config weir-mpi failed"
+  # shellcheck disable=SC2086
+  "$cc" -o "$work/mpi/pc_example" "$work/mpi/mpi_example.c" $flags -Wl,-rpath,"$libdir" \
+    >"$work/mpi-pc.log" 2>&1 || { cat "$work/mpi-pc.log"; die "building with pkg-config weir-mpi failed"; }
+  out=$("$work/mpi/pc_example" 2>&1) || die "weir-mpi.pc consumer: $out"
+  echo "   pkg-config weir-mpi: $out"
+else
+  [ -e "$libdir/cmake/weir/weirMpiTargets.cmake" ] && die "weirMpiTargets.cmake without libweir_mpi"
+  echo "   (no libweir_mpi in this build: weir::mpi not checked)"
+fi
+
 step "consumer 3: add_subdirectory($src) as a static library (no CUDA, Vulkan, LLVM)"
 mkdir -p "$work/subdir"
 cat >"$work/subdir/CMakeLists.txt" <<CMAKE
