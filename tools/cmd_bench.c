@@ -25,7 +25,8 @@ static void usage(FILE *out) {
   fprintf(out,
           "usage: weir bench [OPTIONS]            built-in scenarios\n"
           "       weir bench run FILE [OPTIONS]   a sequence file (format: bench/README.md)\n"
-          "       weir bench compare OLD.json NEW.json [--threshold R]   per-scenario ratios\n\n"
+          "       weir bench compare OLD.json NEW.json [--threshold R]   per-scenario ratios\n"
+          "       weir bench fft [OPTIONS]        FFT GFLOP/s (weir bench fft --help)\n\n"
           "Runs on every available backend unless --backend SPEC is given (repeatable).\n"
           "Scenarios: fence-per-dispatch, sequence, repeated, upload-many, upload-single,\n"
           "ranged-readback, copy (--scenario a,b,c picks some).\n\n"
@@ -51,8 +52,12 @@ static void usage(FILE *out) {
 }
 
 static int bad_value(const char *opt, const char *value) {
-  if (value)
-    fprintf(stderr, "weir bench: %s: %s\n", opt, weir_last_error());
+  const char *why = weir_last_error();
+  size_t n = strlen(opt); /* the parsers may have named the option already */
+  if (value && strncmp(why, opt, n) == 0 && why[n] == ':')
+    fprintf(stderr, "weir bench: %s\n", why);
+  else if (value)
+    fprintf(stderr, "weir bench: %s: %s\n", opt, why);
   else
     fprintf(stderr, "weir bench: %s: missing or too many values. Fix: see `weir bench --help`.\n",
             opt);
@@ -336,6 +341,7 @@ static void keep_backends_with_code(bench_cli *c, FILE *progress) {
 
 int weir_cmd_bench(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "compare") == 0) return weir_cmd_bench_compare(argc - 1, argv + 1);
+  if (argc > 1 && strcmp(argv[1], "fft") == 0) return weir_cmd_bench_fft(argc - 1, argv + 1);
   bench_cli c;
   memset(&c, 0, sizeof c);
   c.verify = 1;

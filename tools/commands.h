@@ -8,6 +8,7 @@ int weir_cmd_demo(int argc, char **argv);
 int weir_cmd_solve(int argc, char **argv);
 int weir_cmd_gen(int argc, char **argv);
 int weir_cmd_bench(int argc, char **argv);
+int weir_cmd_bench_fft(int argc, char **argv); /* weir bench fft (cmd_bench_fft.c) */
 int weir_cmd_conformance(int argc, char **argv);
 int weir_cmd_analyze(int argc, char **argv);
 

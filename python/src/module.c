@@ -44,6 +44,7 @@ PyMODINIT_FUNC PyInit__weir(void) {
   Py_XDECREF(names);
   if (bad || weirpy_errors_init(m) < 0 ||
       weirpy_backend_init(m) < 0 || weirpy_array_init(m) < 0 || weirpy_ifds_init(m) < 0 ||
+      weirpy_fft_init(m) < 0 ||
       PyModule_AddIntConstant(m, "kDLCPU", kDLCPU) < 0 ||
       PyModule_AddIntConstant(m, "kDLCUDA", kDLCUDA) < 0 ||
       PyModule_AddIntConstant(m, "kDLVulkan", kDLVulkan) < 0) {

@@ -107,4 +107,7 @@ int weirpy_copy_arrays(weirpy_Array *dst, weirpy_Array *src);
 /* ---- IFDS (ifds.c) ------------------------------------------------------ */
 int weirpy_ifds_init(PyObject *module);
 
+/* ---- FFT plans (fft.c) ------------------------------------------------- */
+int weirpy_fft_init(PyObject *module);
+
 #endif

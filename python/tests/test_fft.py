@@ -1,0 +1,139 @@
+"""weir.fft against numpy.fft on random inputs (complex as a trailing axis of 2).
+
+Relative L2 error bounds per precision: 2 * eps * (log2(N) + 2), eps 1.2e-7
+(float32) and 2.3e-16 (float64) — the same as the C suite (tests/fft)."""
+import math
+
+import numpy as np
+import pytest
+
+import weir
+
+SIZES = [1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 64, 97, 100, 128, 194, 243, 509, 1000, 1009, 1024,
+         2018]
+DTYPES = ["float32", "float64"]
+NORMS = [None, "backward", "forward", "ortho"]
+CPLX = {"float32": np.complex64, "float64": np.complex128}
+
+
+def bound(dtype, total):
+    eps = 1.2e-7 if dtype == "float32" else 2.3e-16
+    return 2 * eps * (math.log2(max(total, 2)) + 2)
+
+
+def pairs(z, dtype):
+    z = np.ascontiguousarray(z, CPLX[dtype])
+    return weir.asarray(z.view(dtype).reshape(*z.shape, 2))
+
+
+def unpair(a):
+    x = np.asarray(a)
+    return x.view(CPLX[a.dtype])[..., 0]
+
+
+def rel(got, want):
+    n = np.linalg.norm(np.ravel(want))
+    return np.linalg.norm(np.ravel(got - want)) / (n if n else 1.0)
+
+
+def rand(rng, shape, complex_=True):
+    x = rng.uniform(-1, 1, shape)
+    return x + 1j * rng.uniform(-1, 1, shape) if complex_ else x
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", SIZES)
+def test_1d_against_numpy(n, dtype):
+    rng = np.random.default_rng(n)
+    for k, norm in enumerate(NORMS):
+        z = rand(rng, (3, n)).astype(CPLX[dtype])
+        x = rand(rng, (3, n), False).astype(dtype)
+        got = unpair(weir.fft.fft(pairs(z, dtype), norm=norm))
+        assert rel(got, np.fft.fft(z.astype(np.complex128), norm=norm)) <= bound(dtype, n)
+        got = unpair(weir.fft.ifft(pairs(z, dtype), norm=norm))
+        assert rel(got, np.fft.ifft(z.astype(np.complex128), norm=norm)) <= bound(dtype, n)
+        got = unpair(weir.fft.rfft(weir.asarray(x), norm=norm))
+        assert got.shape == (3, n // 2 + 1)
+        assert rel(got, np.fft.rfft(x.astype(np.float64), norm=norm)) <= bound(dtype, n)
+        h = np.fft.rfft(rand(rng, (3, n), False), norm=norm)
+        got = np.asarray(weir.fft.irfft(pairs(h, dtype), n=n, norm=norm))
+        assert got.shape == (3, n) and got.dtype == dtype
+        want = np.fft.irfft(h.astype(CPLX[dtype]).astype(np.complex128), n=n, norm=norm)
+        assert rel(got, want) <= bound(dtype, n)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,axes", [((6, 10), None), ((4, 6, 8), None), ((5, 3, 7), (1, 2)),
+                                        ((3, 9, 4), (0, 1)), ((2, 67, 5), (1,))])
+def test_nd_against_numpy(shape, axes, dtype):
+    rng = np.random.default_rng(sum(shape))
+    total = math.prod(shape[a] for a in (axes or range(len(shape))))
+    z = rand(rng, shape).astype(CPLX[dtype])
+    zz = z.astype(np.complex128)
+    for norm in NORMS:
+        assert rel(unpair(weir.fft.fftn(pairs(z, dtype), axes=axes, norm=norm)),
+                   np.fft.fftn(zz, axes=axes, norm=norm)) <= bound(dtype, total)
+        assert rel(unpair(weir.fft.ifftn(pairs(z, dtype), axes=axes, norm=norm)),
+                   np.fft.ifftn(zz, axes=axes, norm=norm)) <= bound(dtype, total)
+        x = z.real.copy()
+        assert rel(unpair(weir.fft.rfftn(weir.asarray(x), axes=axes, norm=norm)),
+                   np.fft.rfftn(x.astype(np.float64), axes=axes, norm=norm)) <= bound(dtype, total)
+        last = (axes or range(len(shape)))[-1]
+        s = [shape[a] for a in (axes or range(len(shape)))]
+        h = np.fft.rfftn(x.astype(np.float64), axes=axes).astype(CPLX[dtype])
+        got = np.asarray(weir.fft.irfftn(pairs(h, dtype), s=s, axes=axes, norm=norm))
+        want = np.fft.irfftn(h.astype(np.complex128), s=s, axes=axes, norm=norm)
+        assert got.shape == want.shape and got.shape[last] == shape[last]
+        assert rel(got, want) <= bound(dtype, total)
+
+
+def test_middle_axis_and_large_batch():
+    rng = np.random.default_rng(3)
+    z = rand(rng, (4, 12, 5))
+    assert rel(unpair(weir.fft.fft(pairs(z, "float64"), axis=1)),
+               np.fft.fft(z, axis=1)) <= bound("float64", 12)
+    z = rand(rng, (5000, 64)).astype(np.complex64)
+    assert rel(unpair(weir.fft.fft(pairs(z, "float32"))),
+               np.fft.fft(z.astype(np.complex128))) <= bound("float32", 64)
+
+
+def test_plan_execute_allocates_nothing():
+    rng = np.random.default_rng(5)
+    z = rand(rng, (64, 256))
+    p = weir.fft.plan("fft", 256, batch=64, dtype="float64")
+    assert p.input_shape == (64, 256, 2) and p.output_shape == (64, 256, 2)
+    a = pairs(z, "float64")
+    out = weir.empty(p.output_shape, "float64")
+    b = p.backend
+    before = b.stats()
+    for _ in range(5):
+        p.execute(a, out)
+    after = b.stats()
+    assert after["live_buffers"] == before["live_buffers"]
+    assert after["uploads"] == before["uploads"]
+    assert after["dispatches"] - before["dispatches"] == 5
+    assert rel(unpair(out), np.fft.fft(z)) <= bound("float64", 256)
+    r = weir.fft.plan("irfft", (8, 30), batch=3, dtype="float32", norm="ortho")
+    assert r.input_shape == (3, 8, 16, 2) and r.output_shape == (3, 8, 30)
+
+
+def test_refusals():
+    a = weir.zeros((4, 8, 2), "float32")
+    with pytest.raises(weir.InvalidArgument, match="norm"):
+        weir.fft.fft(a, norm="sideways")
+    with pytest.raises(weir.InvalidArgument, match="trailing axis of extent 2"):
+        weir.fft.fft(weir.zeros((4, 8), "float32"))
+    with pytest.raises(weir.InvalidArgument, match="float32 or float64"):
+        weir.fft.rfft(weir.zeros(8, "int32"))
+    with pytest.raises(weir.Unsupported, match="pad or crop"):
+        weir.fft.fft(a, n=16)
+    with pytest.raises(weir.Unsupported, match="adjacent"):
+        weir.fft.fftn(weir.zeros((2, 3, 4, 2), "float64"), axes=(0, 2))
+    p = weir.fft.plan("fft", 8, batch=4)
+    with pytest.raises(weir.InvalidArgument, match="Fix:"):
+        p.execute(weir.zeros((4, 8, 2), "float64"), weir.zeros((4, 8, 2), "float32"))
+
+
+def test_other_backends_say_unsupported(vulkan):
+    with pytest.raises(weir.Unsupported, match="'vulkan'"):
+        weir.fft.plan("fft", 16, device=vulkan)
