@@ -72,8 +72,17 @@ typedef struct weir_bench_record {
   /* per-step device spans of the last timed dispatch run, for --trace */
   uint64_t trace_start_ns;  /* host clock at the start of that run, from bench start */
   uint64_t *trace_ns;       /* trace_count per-step times (owned) */
-  const char **trace_names; /* trace_count program names (owned array) */
+  const char **trace_names; /* trace_count span names (owned array) */
+  char *trace_name_storage; /* the names, when they are not program names (owned) */
   size_t trace_count;
+  uint64_t trace_step_bytes; /* bytes of each buffer a traced step binds, for the span names (0: none) */
+  /* host spans of one timed call, for --trace: the call itself ("submit": the
+   * dispatch, upload, read-back...) and the weir_finish that follows it
+   * ("wait"). The device-timed run where there is one (next to its device
+   * spans), else the last timed run. has_host 0: none recorded. */
+  int has_host;
+  uint64_t host_start_ns; /* host clock at the call, from bench start */
+  uint64_t host_submit_ns, host_wait_ns;
 } weir_bench_record;
 
 /* The bindings after one verification dispatch (verify.c): the first backend
@@ -174,6 +183,8 @@ uint64_t weir_bench_now_ns(void);
 weir_bench_summary weir_bench_summarise(uint64_t *samples, size_t count);
 /* Parses "4096", "64K", "16MiB", "1G"; WEIR_ERR_PARSE naming `what` otherwise. */
 weir_status weir_bench_parse_size(const char *text, const char *what, uint64_t *out);
+/* "4 B", "64 KiB", "4 MiB", "1.5 GiB" (for span names). */
+const char *weir_bench_format_size(char *buf, size_t n, uint64_t bytes);
 /* Parses a decimal or 0x-hex u32. */
 weir_status weir_bench_parse_u32(const char *text, const char *what, uint32_t *out);
 

@@ -96,6 +96,8 @@ weir_status weir_bench_results_add(weir_bench_results *results, weir_bench_recor
 void weir_bench_record_release(weir_bench_record *r) {
   free(r->trace_ns);
   free(r->trace_names);
+  free(r->trace_name_storage);
+  r->trace_name_storage = NULL;
   free(r->wall_samples);
   free(r->device_samples);
   r->trace_ns = NULL;
@@ -114,4 +116,16 @@ void weir_bench_results_free(weir_bench_results *results) {
   for (uint32_t i = 0; i < results->verify.count; ++i) free(results->verify.reference[i]);
   free(results->records);
   memset(results, 0, sizeof *results);
+}
+
+const char *weir_bench_format_size(char *buf, size_t n, uint64_t b) {
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  size_t u = 0;
+  double v = (double)b;
+  while (v >= 1024.0 && u + 1 < sizeof units / sizeof units[0]) v /= 1024.0, ++u;
+  if (v == (double)(uint64_t)v)
+    snprintf(buf, n, "%llu %s", (unsigned long long)v, units[u]);
+  else
+    snprintf(buf, n, "%.1f %s", v, units[u]);
+  return buf;
 }

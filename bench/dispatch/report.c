@@ -189,40 +189,119 @@ void weir_bench_write_json(const weir_bench_results *results, const char *comman
   fprintf(f, "]}\n");
 }
 
-/* Chrome trace events: one process per backend spec, one thread per record,
- * one complete ("X") event per step, laid end to end from the start of the
- * timed run. Timestamps are microseconds (fractions allowed). */
+/* "(4 MiB)" or "(2 x 4 MiB)": the buffers a step binds; "" without any. */
+static void fmt_buffers(char *buf, size_t n, uint64_t count, uint64_t bytes) {
+  char b[32];
+  if (!bytes || !count)
+    buf[0] = '\0';
+  else if (count == 1)
+    snprintf(buf, n, " (%s)", weir_bench_format_size(b, sizeof b, bytes));
+  else
+    snprintf(buf, n, " (%llu x %s)", (unsigned long long)count, weir_bench_format_size(b, sizeof b, bytes));
+}
+
+/* What the host span's call did, with its size: "fill_u32 x50 (4 MiB)",
+ * "upload-many x64 (64 KiB)", "ranged-readback (4 MiB)", "scale.seq x21 steps
+ * (64 KiB read)". */
+static void describe_call(const weir_bench_record *r, char *buf, size_t n) {
+  char sz[64], b[32];
+  if (strncmp(r->scenario, "file:", 5) == 0) {
+    snprintf(sz, sizeof sz, " (%s read)", weir_bench_format_size(b, sizeof b, r->bytes));
+    snprintf(buf, n, "%.58s x%zu steps%s", r->scenario + 5, r->trace_count,
+             r->bytes ? sz : "");
+  } else if (strcmp(r->item, "dispatch") == 0) {
+    /* with device time the spans are those of the timed sequence of all steps */
+    fmt_buffers(sz, sizeof sz, r->count, r->bytes);
+    snprintf(buf, n, "%.48s x%llu%s", r->program,
+             (unsigned long long)(r->trace_count ? r->trace_count : r->items), sz);
+  } else if (strcmp(r->item, "upload") == 0) {
+    snprintf(buf, n, "%.48s x%llu (%s)", r->scenario, (unsigned long long)r->count,
+             weir_bench_format_size(b, sizeof b, r->bytes));
+  } else {
+    snprintf(buf, n, "%.48s (%s)", r->scenario, weir_bench_format_size(b, sizeof b, r->bytes));
+  }
+}
+
+/* Events are separated by ",\n"; *first is set while none was written. */
+static void trace_sep(FILE *f, int *first) {
+  if (!*first) fprintf(f, ",\n");
+  *first = 0;
+}
+
+static void trace_track(FILE *f, int *first, size_t pid, size_t tid, const char *name) {
+  trace_sep(f, first);
+  fprintf(f,
+          "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %zu, \"tid\": %zu, "
+          "\"args\": {\"name\": ",
+          pid, tid);
+  json_string(f, name);
+  fprintf(f, "}}");
+}
+
+static void trace_span(FILE *f, int *first, const char *name, const char *cat, double ts,
+                       double dur, size_t pid, size_t tid) {
+  trace_sep(f, first);
+  fprintf(f, "{\"name\": ");
+  json_string(f, name);
+  fprintf(f, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": %zu, "
+             "\"tid\": %zu",
+          cat, ts, dur, pid, tid);
+}
+
+/* Chrome trace events: one process per backend spec, and per record up to two
+ * tracks: its device spans (one complete "X" event per step of the latest
+ * timed-dispatch run, laid end to end from the start of that call) and its
+ * host spans (the call, "submit", and the weir_finish after it, "wait").
+ * Only tracks (and processes) with events are written. Timestamps are
+ * microseconds (fractions allowed). */
 void weir_bench_write_trace(const weir_bench_results *results, FILE *f) {
   fprintf(f, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
   int first = 1;
   for (size_t i = 0; i < results->count; ++i) {
     const weir_bench_record *r = &results->records[i];
-    size_t pid = i + 1; /* the first record with this spec names the process */
-    for (size_t j = i; j-- > 0;)
-      if (strcmp(results->records[j].spec, r->spec) == 0) pid = j + 1;
-    fprintf(f, "%s{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %zu, \"args\": {\"name\": ",
-            first ? "" : ",\n", pid);
-    json_string(f, r->spec);
-    fprintf(f,
-            "}},\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %zu, \"tid\": %zu, "
-            "\"args\": {\"name\": ",
-            pid, i + 1);
-    char label[96];
-    snprintf(label, sizeof label, "%s%s", r->scenario,
-             r->timestamps_are_device ? "" : " (host clock)");
-    json_string(f, label);
-    fprintf(f, "}}");
-    first = 0;
-    double ts = (double)r->trace_start_ns / 1e3;
-    for (size_t k = 0; k < r->trace_count; ++k) {
-      double dur = (double)r->trace_ns[k] / 1e3;
-      fprintf(f, ",\n{\"name\": ");
-      json_string(f, r->trace_names[k]);
-      fprintf(f,
-              ", \"cat\": \"step\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": %zu, "
-              "\"tid\": %zu, \"args\": {\"step\": %zu}}",
-              ts, dur, pid, i + 1, k);
-      ts += dur;
+    if (!r->trace_count && !r->has_host) continue;
+    /* the first record with this spec and events names the process */
+    size_t pid = i + 1;
+    for (size_t j = i; j-- > 0;) {
+      const weir_bench_record *q = &results->records[j];
+      if (strcmp(q->spec, r->spec) == 0 && (q->trace_count || q->has_host)) pid = j + 1;
+    }
+    if (pid == i + 1) {
+      trace_sep(f, &first);
+      fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %zu, \"args\": "
+                 "{\"name\": ", pid);
+      json_string(f, r->spec);
+      fprintf(f, "}}");
+    }
+    char label[128], name[192], what[160], sz[64];
+    size_t device_tid = 2 * i + 1, host_tid = 2 * i + 2;
+    if (r->trace_count) {
+      snprintf(label, sizeof label, "%s: %s", r->scenario,
+               r->timestamps_are_device ? "device" : "steps (host clock)");
+      trace_track(f, &first, pid, device_tid, label);
+      fmt_buffers(sz, sizeof sz, r->count, r->trace_step_bytes);
+      double ts = (double)r->trace_start_ns / 1e3;
+      for (size_t k = 0; k < r->trace_count; ++k) {
+        double dur = (double)r->trace_ns[k] / 1e3;
+        snprintf(name, sizeof name, "%s%s", r->trace_names[k], sz);
+        trace_span(f, &first, name, "step", ts, dur, pid, device_tid);
+        fprintf(f, ", \"args\": {\"step\": %zu}}", k);
+        ts += dur;
+      }
+    }
+    if (r->has_host) {
+      snprintf(label, sizeof label, "%s: host submit/wait", r->scenario);
+      trace_track(f, &first, pid, host_tid, label);
+      describe_call(r, what, sizeof what);
+      double ts = (double)r->host_start_ns / 1e3, submit = (double)r->host_submit_ns / 1e3;
+      snprintf(name, sizeof name, "submit %s", what);
+      trace_span(f, &first, name, "host", ts, submit, pid, host_tid);
+      fprintf(f, ", \"args\": {\"call\": \"%s\"}}",
+              r->trace_count ? "weir_dispatch_sequence_timed (the device-timed run)"
+                             : "the last timed run");
+      trace_span(f, &first, "wait (weir_finish)", "host", ts + submit, (double)r->host_wait_ns / 1e3, pid,
+                 host_tid);
+      fprintf(f, "}");
     }
   }
   fprintf(f, "\n]}\n");

@@ -169,6 +169,8 @@ static weir_status run_cases(bench_state *s, case_list *list, const weir_bench_p
       weir_status st = WEIR_OK;
       for (uint32_t w = 0; st == WEIR_OK && w <= p->warmup; ++w)
         st = weir_bench_case_run(s, c, &wall);
+      /* Without device time the trace's host spans come from the last run. */
+      if (st == WEIR_OK && !c->device && r + 1 == p->runs) st = weir_bench_case_wait(s, c);
       if (st == WEIR_OK && c->device) st = weir_bench_case_timed(s, c, results->start_ns, &device);
       if (st != WEIR_OK)
         return weir_fail_context(st, "bench %s on %s", results->records[c->record].scenario,
@@ -180,7 +182,8 @@ static weir_status run_cases(bench_state *s, case_list *list, const weir_bench_p
 }
 
 static void fill_record(weir_bench_record *r, bench_case *c, const bench_state *s,
-                        const weir_bench_params *p, const weir_device_info *info) {
+                        const weir_bench_params *p, const weir_device_info *info,
+                        uint64_t start_ns) {
   snprintf(r->backend, sizeof r->backend, "%s", info->backend_id);
   snprintf(r->spec, sizeof r->spec, "%s", info->spec);
   snprintf(r->device, sizeof r->device, "%s", info->name);
@@ -191,6 +194,12 @@ static void fill_record(weir_bench_record *r, bench_case *c, const bench_state *
   r->bytes = c->bytes;
   r->stats = c->stats;
   snprintf(r->driver, sizeof r->driver, "%s", info->driver);
+  if (c->host_t2) {
+    r->has_host = 1;
+    r->host_start_ns = c->host_t0 - start_ns;
+    r->host_submit_ns = c->host_t1 - c->host_t0;
+    r->host_wait_ns = c->host_t2 - c->host_t1;
+  }
   r->wall_samples = weir_bench_samples_copy(c->wall, p->runs); /* before the sort */
   r->wall_ns = weir_bench_summarise(c->wall, p->runs);
   if (is_dispatch(c->kind)) {
@@ -218,6 +227,7 @@ static void fill_record(weir_bench_record *r, bench_case *c, const bench_state *
     c->step_ns = NULL;
     r->trace_count = (size_t)c->items;
     r->trace_start_ns = c->trace_start_ns;
+    r->trace_step_bytes = r->bytes;
     r->trace_names = calloc(r->trace_count, sizeof *r->trace_names);
     if (!r->trace_names) r->trace_count = 0;
     for (size_t i = 0; i < r->trace_count; ++i) r->trace_names[i] = s->program->name;
@@ -286,7 +296,7 @@ weir_status weir_bench_run_scenarios(const char *spec, const char *scenarios,
   if (st == WEIR_OK) {
     for (size_t i = 0; i < list.count; ++i) {
       weir_bench_record *r = &results->records[list.cases[i].record];
-      fill_record(r, &list.cases[i], &state, params, &info);
+      fill_record(r, &list.cases[i], &state, params, &info, results->start_ns);
       if (is_dispatch(list.cases[i].kind)) r->verified = verified;
     }
     add_ratios(results, first);

@@ -167,13 +167,27 @@ weir_status weir_bench_case_run(bench_state *s, bench_case *c, uint64_t *wall_ns
   uint64_t t1 = weir_bench_now_ns();
   weir_backend_get_stats(s->backend, &c->stats);
   *wall_ns = t1 - t0;
+  c->host_t0 = t0;
+  c->host_t1 = t1;
+  c->host_t2 = 0;
+  return st;
+}
+
+weir_status weir_bench_case_wait(bench_state *s, bench_case *c) {
+  weir_status st = weir_finish(s->backend);
+  c->host_t2 = weir_bench_now_ns();
   return st;
 }
 
 weir_status weir_bench_case_timed(bench_state *s, bench_case *c, uint64_t start_ns,
                                   uint64_t *device_ns) {
-  c->trace_start_ns = weir_bench_now_ns() - start_ns;
+  /* Host spans around the call and the weir_finish after it (untimed for the
+   * samples), for --trace next to the device spans. */
+  c->host_t0 = weir_bench_now_ns();
+  c->trace_start_ns = c->host_t0 - start_ns;
   WEIR_TRY(weir_dispatch_sequence_timed(s->backend, s->steps, (size_t)c->items, c->step_ns));
+  c->host_t1 = weir_bench_now_ns();
+  WEIR_TRY(weir_bench_case_wait(s, c));
   uint64_t sum = 0;
   for (uint64_t i = 0; i < c->items; ++i) sum += c->step_ns[i];
   *device_ns = sum;

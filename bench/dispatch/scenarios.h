@@ -24,6 +24,9 @@ typedef struct bench_case {
   uint64_t *device;  /* runs samples, dispatch kinds with device time only */
   uint64_t *step_ns; /* per-step times of the latest timed-dispatch run */
   uint64_t trace_start_ns;
+  /* host spans of the latest run (absolute host clock): the call [t0, t1),
+   * then weir_finish [t1, t2) when one was timed (t2 0 otherwise) */
+  uint64_t host_t0, host_t1, host_t2;
   weir_backend_stats stats;
 } bench_case;
 
@@ -54,6 +57,8 @@ weir_status weir_bench_state_init(bench_state *state, weir_backend *backend,
 void weir_bench_state_free(bench_state *state);
 /* One run of a case: its wall time and counters. */
 weir_status weir_bench_case_run(bench_state *state, bench_case *c, uint64_t *wall_ns);
+/* weir_finish after a run, its end time in c->host_t2 (the trace's "wait"). */
+weir_status weir_bench_case_wait(bench_state *state, bench_case *c);
 /* One timed-dispatch run of a dispatch case: the sum of its step times. */
 weir_status weir_bench_case_timed(bench_state *state, bench_case *c, uint64_t start_ns,
                                   uint64_t *device_ns);

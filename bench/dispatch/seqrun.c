@@ -136,8 +136,21 @@ static weir_status seq_device_times(seq_instance *in, uint32_t runs, uint64_t st
   weir_step *flat = calloc((size_t)total, sizeof *flat);
   uint64_t *ns = calloc((size_t)total, sizeof *ns), *sums = calloc(runs, sizeof *sums);
   const char **names = calloc((size_t)total, sizeof *names);
+  /* span names with the bound sizes: "copy_u32 (64 KiB + 64 KiB)", one per file step */
+  enum { LABEL = 160 };
+  char *labels = calloc(f->step_count ? f->step_count : 1, LABEL);
+  for (size_t k = 0; labels && k < f->step_count; ++k) {
+    const seq_step *fs = &f->steps[k];
+    char *l = labels + k * LABEL, b[32];
+    size_t len = (size_t)snprintf(l, LABEL, "%.64s", in->steps[k].program->name);
+    for (uint32_t j = 0; j < fs->binding_count && len < LABEL; ++j)
+      len += (size_t)snprintf(l + len, LABEL - len, "%s%s", j ? " + " : " (",
+                              weir_bench_format_size(b, sizeof b,
+                                                     f->buffers[fs->bindings[j]].bytes));
+    if (fs->binding_count && len < LABEL) snprintf(l + len, LABEL - len, ")");
+  }
   weir_status st = WEIR_OK;
-  if (!flat || !ns || !sums || !names)
+  if (!flat || !ns || !sums || !names || !labels)
     st = weir_fail(WEIR_ERR_OUT_OF_MEMORY,
                    "bench %s: host memory for %llu timed steps. Fix: "
                    "lower the repeat count.",
@@ -146,12 +159,22 @@ static weir_status seq_device_times(seq_instance *in, uint32_t runs, uint64_t st
     size_t k =
         i < f->prefix_count ? (size_t)i : f->prefix_count + (size_t)((i - f->prefix_count) % group);
     flat[i] = in->steps[k];
-    names[i] = in->steps[k].program->name;
+    names[i] = labels + k * LABEL;
   }
   for (uint32_t run = 0; st == WEIR_OK && run < runs; ++run) {
     st = seq_reset(in);
-    r->trace_start_ns = weir_bench_now_ns() - start_ns;
+    uint64_t t0 = weir_bench_now_ns();
+    r->trace_start_ns = t0 - start_ns;
     if (st == WEIR_OK) st = weir_dispatch_sequence_timed(in->backend, flat, (size_t)total, ns);
+    /* Host spans for --trace: the call, then the weir_finish after it. */
+    uint64_t t1 = weir_bench_now_ns();
+    if (st == WEIR_OK) st = weir_finish(in->backend);
+    if (st == WEIR_OK) {
+      r->has_host = 1;
+      r->host_start_ns = t0 - start_ns;
+      r->host_submit_ns = t1 - t0;
+      r->host_wait_ns = weir_bench_now_ns() - t1;
+    }
     for (uint64_t i = 0; st == WEIR_OK && i < total; ++i) sums[run] += ns[i];
   }
   if (st == WEIR_OK) {
@@ -160,12 +183,14 @@ static weir_status seq_device_times(seq_instance *in, uint32_t runs, uint64_t st
     r->device_ns = weir_bench_summarise(sums, runs);
     r->trace_ns = ns, ns = NULL;
     r->trace_names = names, names = NULL;
+    r->trace_name_storage = labels, labels = NULL;
     r->trace_count = (size_t)total;
   }
   free(flat);
   free(ns);
   free(sums);
   free(names);
+  free(labels);
   return st;
 }
 

@@ -57,7 +57,8 @@ START_TEST(example_on_plugin_verified) {
   ck_assert_int_eq(weir_backend_batches_sequences(NULL), 0);
   ck_assert_uint_eq(r->stats.host_syncs, 301 + 1);
   ck_assert_uint_eq(r->trace_count, 301);
-  ck_assert_str_eq(r->trace_names[1], "add_u32");
+  ck_assert_str_eq(r->trace_names[1], "add_u32 (64 KiB)");
+  ck_assert_int_eq(r->has_host, 1);
   ck_assert_int_eq(r->has_device, 1);
   ck_assert_uint_le(r->wall_ns.min, r->wall_ns.median);
   ck_assert_uint_le(r->wall_ns.median, r->wall_ns.max);
