@@ -7,6 +7,8 @@
  * holds (8 bytes per hold). */
 #include "engine/ifds/collect.h"
 
+#include "engine/ifds/internal.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,26 +17,6 @@ static weir_status oom(const char *what, uint64_t bytes) {
                    "building the result: allocating %llu bytes for %s failed. Fix: free memory "
                    "or solve a smaller problem.",
                    (unsigned long long)bytes, what);
-}
-
-static void sort_u32(uint32_t *v, size_t n);
-
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return (x > y) - (x < y);
-}
-
-static void sort_u32(uint32_t *v, size_t n) {
-  if (n > 32) {
-    qsort(v, n, sizeof *v, cmp_u32);
-    return;
-  }
-  for (size_t i = 1; i < n; ++i) {
-    uint32_t x = v[i];
-    size_t j = i;
-    for (; j > 0 && v[j - 1] > x; --j) v[j] = v[j - 1];
-    v[j] = x;
-  }
 }
 
 /* Keys n << 32 | d2 at the front; returns how many. */
@@ -81,7 +63,7 @@ static size_t dedup(uint64_t *k, uint32_t nodes, uint32_t *start, uint64_t *seen
       facts[h++] = f;
     }
     for (size_t i = first; i < h; ++i) seen[facts[i] >> 6] = 0;
-    sort_u32(facts + first, h - first);
+    ifds_sort_u32_small(facts + first, h - first);
     begin = end;
     start[v] = (uint32_t)(h - first);
   }

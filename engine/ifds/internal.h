@@ -61,6 +61,10 @@ uint64_t ifds_hash_bytes(const char *s, size_t n);
  * the keys). Passes whose digit is the same for every key are skipped. */
 weir_status ifds_sort_u64(uint64_t *keys, size_t count);
 
+/* Sorts a few 32-bit values ascending in place: insertion sort up to 32,
+ * qsort past that (the facts of one node in a result, mostly a handful). */
+void ifds_sort_u32_small(uint32_t *v, size_t n);
+
 /* Buffered text output with fast integer formatting; the generator and the
  * writers emit hundreds of MB, where fprintf per number would dominate. */
 typedef struct ifds_out {

@@ -48,6 +48,24 @@ weir_status ifds_vec_take(ifds_vec *v, uint32_t **out) {
   return WEIR_OK;
 }
 
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+void ifds_sort_u32_small(uint32_t *v, size_t n) {
+  if (n > 32) {
+    qsort(v, n, sizeof *v, cmp_u32);
+    return;
+  }
+  for (size_t i = 1; i < n; ++i) {
+    uint32_t x = v[i];
+    size_t j = i;
+    for (; j > 0 && v[j - 1] > x; --j) v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+
 weir_status ifds_sort_u64(uint64_t *keys, size_t count) {
   if (count < 2) return WEIR_OK;
   uint64_t *tmp = malloc(count * sizeof *tmp);

@@ -5,25 +5,9 @@
 #include <stdlib.h>
 
 #include "engine/ifds/engine/engine.h"
+#include "engine/ifds/internal.h"
 
 #define AHEAD 16u
-
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return (x > y) - (x < y);
-}
-
-static void sort_small(uint32_t *v, uint32_t n) {
-  if (n > 32) {
-    qsort(v, n, sizeof *v, cmp_u32);
-    return;
-  }
-  for (uint32_t i = 1; i < n; ++i) {
-    uint32_t x = v[i], j = i;
-    for (; j > 0 && v[j - 1] > x; --j) v[j] = v[j - 1];
-    v[j] = x;
-  }
-}
 
 /* facts[] receives every key's fact grouped by problem node; end[v] is where
  * node v's run ends. */
@@ -63,7 +47,7 @@ static uint64_t compact(uint32_t n, uint32_t *end_kept, uint32_t *facts, uint64_
       facts[holds++] = f;
     }
     for (uint64_t i = first; i < holds; ++i) seen[facts[i] >> 6] = 0;
-    sort_small(facts + first, (uint32_t)(holds - first));
+    ifds_sort_u32_small(facts + first, holds - first);
     begin = end;
     end_kept[v] = (uint32_t)(holds - first);
   }
