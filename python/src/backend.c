@@ -12,7 +12,7 @@ static PyObject *cache; /* dict: the user's string and info.spec -> Backend */
 static int backend_open(weirpy_Backend *self, const char *spec) {
   weir_backend *b = NULL;
   weir_status status = weir_backend_open(spec, &b);
-  if (status != WEIR_OK) return weirpy_fail(status, NULL);
+  if (status != WEIR_OK) return weirpy_fail_open(status, spec);
   status = weir_backend_device_info(b, &self->info);
   if (status == WEIR_OK) status = weir_dlpack_device(b, &self->device);
   if (status != WEIR_OK) {

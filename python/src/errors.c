@@ -3,6 +3,8 @@
  * the same, the subclass derives from it too, so `except ValueError` works. */
 #include "weirpy.h"
 
+#include <string.h>
+
 PyObject *weirpy_Error;
 static PyObject *by_status[WEIR_ERR_INTERNAL + 1];
 
@@ -47,7 +49,44 @@ int weirpy_errors_init(PyObject *module) {
     }
     by_status[kinds[i].status] = type; /* the module keeps a reference too */
   }
-  return 0;
+  return weirpy_errors_init_backends(module);
+}
+
+/* weir.CudaUnavailable / weir.VulkanUnavailable: an Unavailable raised when
+ * opening that backend (no driver, no device, not compiled in), so a caller
+ * can tell "no GPU here" from other failures by type. */
+static PyObject *cuda_unavailable, *vulkan_unavailable;
+
+static int add_backend_unavailable(PyObject *module, const char *name, const char *doc,
+                                   PyObject **out) {
+  char qualified[64];
+  snprintf(qualified, sizeof qualified, "weir.%s", name);
+  *out = PyErr_NewExceptionWithDoc(qualified, doc, by_status[WEIR_ERR_UNAVAILABLE], NULL);
+  if (!*out) return -1;
+  PyObject *status = PyUnicode_FromString(weir_status_name(WEIR_ERR_UNAVAILABLE));
+  int bad = !status || PyObject_SetAttrString(*out, "status", status) < 0;
+  Py_XDECREF(status);
+  return bad || PyModule_AddObjectRef(module, name, *out) < 0 ? -1 : 0;
+}
+
+int weirpy_errors_init_backends(PyObject *module) {
+  if (add_backend_unavailable(module, "CudaUnavailable",
+                              "the cuda backend cannot be opened here (driver, device or build)",
+                              &cuda_unavailable) < 0)
+    return -1;
+  return add_backend_unavailable(module, "VulkanUnavailable",
+                                 "the vulkan backend cannot be opened here (loader, driver, device "
+                                 "or build)",
+                                 &vulkan_unavailable);
+}
+
+int weirpy_fail_open(weir_status status, const char *spec) {
+  PyObject *type = NULL;
+  if (status == WEIR_ERR_UNAVAILABLE && strncmp(spec, "cuda", 4) == 0) type = cuda_unavailable;
+  if (status == WEIR_ERR_UNAVAILABLE && strncmp(spec, "vulkan", 6) == 0) type = vulkan_unavailable;
+  if (!type) return weirpy_fail(status, NULL);
+  PyErr_SetString(type, weir_last_error());
+  return -1;
 }
 
 static PyObject *type_of(weir_status status) {

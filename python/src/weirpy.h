@@ -25,6 +25,10 @@ PyObject *weirpy_raise(weir_status status, const char *what);
 int weirpy_fail(weir_status status, const char *what);
 /* Raises the subclass of `status` with a message of our own. */
 PyObject *weirpy_raise_msg(weir_status status, const char *fmt, ...);
+/* A failed weir_backend_open(spec): weir.CudaUnavailable / weir.VulkanUnavailable
+ * (subclasses of weir.Unavailable) for those backends, else as weirpy_fail. */
+int weirpy_fail_open(weir_status status, const char *spec);
+int weirpy_errors_init_backends(PyObject *module);
 
 /* ---- dtypes (dtype.c) -------------------------------------------------- */
 typedef struct weirpy_dtype {

@@ -19,6 +19,18 @@ def test_import_and_errors_carry_weirs_message():
     assert weir.Unavailable.status == "WEIR_ERR_UNAVAILABLE"
 
 
+def test_gpu_backends_that_cannot_open_say_which():
+    specs = {d["spec"] for d in weir.devices() if d.get("available", True)}
+    # A device index no machine has: the message is the driver's or weir's reason.
+    with pytest.raises(weir.VulkanUnavailable) as e:
+        weir.zeros(4, device="vulkan:99")
+    assert isinstance(e.value, weir.Unavailable) and "Fix:" in str(e.value)
+    if not any(s.startswith("cuda") for s in specs):
+        with pytest.raises(weir.CudaUnavailable) as e:
+            weir.zeros(4, device="cuda")
+        assert "Fix:" in str(e.value)
+
+
 @pytest.mark.parametrize("dtype", weir.dtypes)
 def test_every_dtype(dtype):
     a = weir.full((2, 3), 1, dtype=dtype)
