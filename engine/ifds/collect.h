@@ -12,9 +12,9 @@
  * bc_bits | d2, UINT64_MAX in empty slots. Fills out->hold_node/hold_fact
  * (every (n, d2), sorted, unique) and takes the array: it becomes
  * hold_fact or is freed, and *words is NULL afterwards, also on failure.
- * The extra memory is one array of 4 bytes per node and the hold_node
- * array (4 bytes per hold). */
+ * The extra memory is the sort's copy of the keys and the hold_node array
+ * (4 bytes per hold). */
 weir_status weir_ifds_holds_in_place(uint64_t **words, size_t slots, uint32_t bc_bits,
-                                     uint32_t nodes, uint32_t facts, weir_ifds_result *out);
+                                     weir_ifds_result *out);
 
 #endif

@@ -284,8 +284,7 @@ static weir_status collect(solver *s, weir_ifds_result *out) {
   if (!s->path.bc_bits) return collect_copy(s, out);
   uint64_t count = s->path.count;
   weir_status st = weir_ifds_holds_in_place(&s->path.words, ifds_triple_set_slots(&s->path),
-                                            s->path.bc_bits, s->p->node_count,
-                                            s->p->fact_count, out);
+                                            s->path.bc_bits, out);
   s->path.cap = s->path.pad = s->path.count = 0; /* the words now belong to the result */
   out->path_edges = count;
   return st;
