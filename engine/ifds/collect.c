@@ -28,14 +28,7 @@ static size_t compact(uint64_t *w, size_t slots, uint32_t bc_bits) {
   return m;
 }
 
-weir_status weir_ifds_holds_in_place(uint64_t **words, size_t slots, uint32_t bc_bits,
-                                     weir_ifds_result *out) {
-  uint64_t *k = *words;
-  *words = NULL;
-  size_t m = k ? compact(k, slots, bc_bits) : 0;
-  uint64_t *shrunk = realloc(k, (m ? m : 1) * sizeof *k);
-  if (shrunk) k = shrunk;
-  if (!k) return oom("the result keys", 8);
+weir_status weir_ifds_holds_from_keys(uint64_t *k, size_t m, weir_ifds_result *out) {
   weir_status st = ifds_sort_u64(k, m);
   uint32_t *node = st == WEIR_OK ? malloc((m ? m : 1) * sizeof *node) : NULL;
   if (!node) {
@@ -61,4 +54,15 @@ weir_status weir_ifds_holds_in_place(uint64_t **words, size_t slots, uint32_t bc
   out->hold_node = n ? n : node;
   out->hold_count = h;
   return WEIR_OK;
+}
+
+weir_status weir_ifds_holds_in_place(uint64_t **words, size_t slots, uint32_t bc_bits,
+                                     weir_ifds_result *out) {
+  uint64_t *k = *words;
+  *words = NULL;
+  size_t m = k ? compact(k, slots, bc_bits) : 0;
+  uint64_t *shrunk = realloc(k, (m ? m : 1) * sizeof *k);
+  if (shrunk) k = shrunk;
+  if (!k) return oom("the result keys", 8);
+  return weir_ifds_holds_from_keys(k, m, out);
 }

@@ -14,6 +14,10 @@
  * hold_fact or is freed, and *words is NULL afterwards, also on failure.
  * The extra memory is the sort's copy of the keys and the hold_node array
  * (4 bytes per hold). */
+/* keys[0..m): (n << 32 | d2) in any order, duplicates allowed; the array is
+ * taken (it becomes hold_fact or is freed). Fills hold_node/hold_fact. */
+weir_status weir_ifds_holds_from_keys(uint64_t *keys, size_t m, weir_ifds_result *out);
+
 weir_status weir_ifds_holds_in_place(uint64_t **words, size_t slots, uint32_t bc_bits,
                                      weir_ifds_result *out);
 

@@ -245,23 +245,8 @@ static weir_status collect_copy(solver *s, weir_ifds_result *out) {
     uint32_t n, d1, d2;
     if (ifds_triple_set_at(&s->path, i, &n, &d1, &d2)) keys[m++] = ifds_key(n, d2);
   }
-  weir_status st = ifds_sort_u64(keys, m);
-  size_t h = 0;
-  for (size_t i = 0; i < m; ++i)
-    if (h == 0 || keys[h - 1] != keys[i]) keys[h++] = keys[i];
-  out->hold_node = malloc((h ? h : 1) * sizeof(uint32_t));
-  out->hold_fact = malloc((h ? h : 1) * sizeof(uint32_t));
-  if (st == WEIR_OK && (!out->hold_node || !out->hold_fact))
-    st = weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                   "allocating the result (%zu holds) failed. Fix: free memory.", h);
-  for (size_t i = 0; st == WEIR_OK && i < h; ++i) {
-    out->hold_node[i] = (uint32_t)(keys[i] >> 32);
-    out->hold_fact[i] = (uint32_t)keys[i];
-  }
-  out->hold_count = h;
   out->path_edges = count;
-  free(keys);
-  return st;
+  return weir_ifds_holds_from_keys(keys, m, out);
 }
 
 /* Everything but the path-edge set (which collect turns into the result). */

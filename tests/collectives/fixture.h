@@ -9,6 +9,7 @@
 #include <check.h>
 #include <string.h>
 
+#include "tests/residency/util.h" /* CHECK_OK, CHECK_FAILS */
 #include "weir/residency.h"
 
 typedef struct coll_fixture {
@@ -29,26 +30,6 @@ void fixture_close(coll_fixture *f);
 weir_backend *fixture_backend(const char *spec);
 
 Suite *collectives_suite(const char *name);
-
-/* Asserts WEIR_OK and shows the error message otherwise. */
-#define CHECK_OK(expr)                                                                      \
-  do {                                                                                      \
-    weir_status check_ok_status_ = (expr);                                                  \
-    ck_assert_msg(check_ok_status_ == WEIR_OK, "%s -> %s: %s", #expr,                       \
-                  weir_status_name(check_ok_status_), weir_last_error());                   \
-  } while (0)
-
-/* Asserts a specific failure whose message ends in a Fix: hint. */
-#define CHECK_FAILS(expr, expected)                                                         \
-  do {                                                                                      \
-    weir_clear_error();                                                                     \
-    weir_status check_fails_status_ = (expr);                                               \
-    ck_assert_msg(check_fails_status_ == (expected), "%s -> %s (wanted %s): %s", #expr,     \
-                  weir_status_name(check_fails_status_), weir_status_name(expected),        \
-                  weir_last_error());                                                       \
-    ck_assert_msg(strstr(weir_last_error(), "Fix:") != NULL, "no Fix: hint in \"%s\"",      \
-                  weir_last_error());                                                       \
-  } while (0)
 
 /* A check every process of the group takes part in: when it fails on any
  * rank, it fails on all of them (with that rank's message), so that no rank
