@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "weir/residency.h"
 #include "weir/weir.h"
 
 #ifdef __cplusplus
@@ -207,6 +208,16 @@ typedef struct weir_ifds_stats {
   /* Engine: entries per buffer when the relations were split into shards to
    * fit the backend's per-binding limit (0: one buffer each). */
   uint64_t shard_entries;
+  /* Engine across devices (weir_ifds_solve_engine_multi / _group): the
+   * devices (group members) that took part (0 or 1: one), the path-edge keys
+   * and bytes that moved between them in the per-iteration exchanges (the
+   * owner's copies of forwarded path edges, and exit edges sent to the
+   * devices that own callers), the seconds spent exchanging, and the rounds
+   * (one exchange each). path_edges counts each path edge once (at its
+   * owner). */
+  uint32_t devices;
+  uint64_t exchanged_keys, exchanged_bytes, rounds;
+  double seconds_exchange;
 } weir_ifds_stats;
 
 /* Progress callback for long solves (may be NULL): called now and then with
@@ -246,6 +257,36 @@ typedef struct weir_ifds_engine_options {
 WEIR_API weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_problem *problem,
                                    const weir_ifds_engine_options *options,
                                    weir_ifds_result *out, weir_ifds_stats *stats);
+
+/* The same fixed point across `count` devices of this process (1 to 64; any
+ * mix of backends, e.g. cpu:0, cpu:1 and vulkan:0): the supergraph is
+ * broadcast to every device with a replica set; each path edge is owned by
+ * the device that owns its node's procedure (procedures are split into
+ * contiguous blocks of about equal node counts); each device runs an
+ * iteration on its own delta, puts the path edges other devices own into
+ * per-destination outboxes on the device, and the outboxes move through the
+ * stream transport (weir_alltoallv) once per iteration. The result is
+ * byte-identical to the reference solver's for any device list and order.
+ * See docs/distributed.md. count == 1 is an ordinary solve on that device
+ * through the same exchange loop. */
+WEIR_API weir_status weir_ifds_solve_engine_multi(weir_backend *const *backends, size_t count,
+                                                  const weir_ifds_problem *problem,
+                                                  const weir_ifds_engine_options *options,
+                                                  weir_ifds_result *out, weir_ifds_stats *stats);
+
+/* The same as this process's part of `group` (weir/residency.h): every
+ * process of the group calls it with the same problem and its local members'
+ * backends (weir_group_local_count entries, in rank order); an MPI group
+ * (weir/mpi/transport.h) makes it a multi-rank solve. The result is complete
+ * on the process that holds member 0; other processes get an empty result
+ * (0 nodes). An error on any member ends the solve on every process with
+ * that member's message (weir_group_agree). Stats are the group's totals on
+ * every process. */
+WEIR_API weir_status weir_ifds_solve_engine_group(weir_group *group,
+                                                  weir_backend *const *local_backends,
+                                                  const weir_ifds_problem *problem,
+                                                  const weir_ifds_engine_options *options,
+                                                  weir_ifds_result *out, weir_ifds_stats *stats);
 
 /* Writes the stats as one JSON object (for --stats FILE.json). */
 WEIR_API weir_status weir_ifds_write_stats_json(const weir_ifds_stats *stats, const char *solver,

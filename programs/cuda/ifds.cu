@@ -88,5 +88,15 @@ WEIR_CUDA_KERNEL_WG(weir_ifds_unlink, WEIR_IFDS_WORKGROUP) {
     ifds_unlink_item(&cx, (uint32_t)i);
 }
 
+/* Across devices: the inbox into the table and log. */
+WEIR_CUDA_KERNEL_WG(weir_ifds_ingest, WEIR_IFDS_WORKGROUP) {
+  ifds_ctx cx;
+  ifds_cuda::context(args, &cx);
+  if (ifds_stopped(&cx)) return;
+  ifds_sink sink;
+  for (uint64_t i = ifds_cuda::first(); i < cx.pc.in_count; i += ifds_cuda::stride())
+    ifds_ingest_item(&cx, (uint32_t)i, &sink);
+}
+
 WEIR_CUDA_KERNEL_WG(weir_ifds_relate, WEIR_IFDS_WORKGROUP) { ifds_cuda::walk<true>(args); }
 WEIR_CUDA_KERNEL_WG(weir_ifds_expand, WEIR_IFDS_WORKGROUP) { ifds_cuda::walk<false>(args); }

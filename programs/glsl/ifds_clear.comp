@@ -4,6 +4,7 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 layout(push_constant) uniform Push {  // weir_ifds_push
   uint fact_bits, node_bits, mode, ptab_size, plog_cap, ctab_size, inc_cap, es_cap;
   uint begin, end, value, probe_limit, part, parts, shard_shift, pad3;
+  uint device, devices, out_cap, in_count;
 } pc;
 layout(std430, set = 0, binding = 0) writeonly buffer B0 { uint data[]; } b0;
 void main() {

@@ -25,6 +25,7 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 layout(push_constant) uniform Push {  // weir_ifds_push
   uint fact_bits, node_bits, mode, ptab_size, plog_cap, ctab_size, inc_cap, es_cap;
   uint begin, end, value, probe_limit, part, parts, shard_shift, pad3;
+  uint device, devices, out_cap, in_count;  // across devices
 } pc;
 
 layout(std430, set = 0, binding = 0) readonly buffer Graph { uint g[]; };
@@ -49,6 +50,9 @@ U32_SHARD(chead0, 16) U32_SHARD(chead1, 17)
 U64_SHARD(inc0, 18) U64_SHARD(inc1, 19) U64_SHARD(inc2, 20) U64_SHARD(inc3, 21)
 U32_SHARD(incm0, 22) U32_SHARD(incm1, 23) U32_SHARD(incm2, 24) U32_SHARD(incm3, 25)
 U32_SHARD(es0, 26) U32_SHARD(es1, 27) U32_SHARD(es2, 28) U32_SHARD(es3, 29)
+// Across devices: the outboxes (the one for device j at [j * out_cap, ...)) and the inbox.
+layout(std430, set = 0, binding = 30) coherent buffer Out { uint64_t outbox[]; };
+layout(std430, set = 0, binding = 31) readonly buffer In { uint64_t inbox[]; };
 
 #define SHARDS2(R, X) switch (s) { case 0u: X(R##0) default: X(R##1) }
 #define SHARDS4(R, X) \
@@ -93,14 +97,16 @@ const uint64_t EMPTY64 = 0xFFFFFFFFFFFFFFFFul;
 // ifds_layout.h).
 const uint G_PROCS = 1u, G_CALLS = 2u, G_SEEDS = 5u, G_NODE_REC = 6u, G_SUCC = 7u, G_CALL_REC = 8u, G_CALLEE_REC = 9u,
            G_IDENTITY = 10u, G_KILL_OFFSET = 11u, G_KILL_FACT = 12u, G_PAIR_OFFSET = 13u,
-           G_PAIR_FROM = 14u, G_PAIR_TO = 15u, G_SEED_NODE = 16u, G_SEED_FACT = 17u;
+           G_PAIR_FROM = 14u, G_PAIR_TO = 15u, G_SEED_NODE = 16u, G_SEED_FACT = 17u,
+           G_OWNER = 18u, G_CALLERS = 19u;
 // Control words (WEIR_IFDS_C_*), state and overflow bits.
 const uint C_A = 0u, C_B = 1u, C_PLOG = 2u, C_INC = 3u, C_ES = 4u, C_CTAB = 5u, C_STATE = 6u,
            C_OVERFLOW = 7u, C_ITER = 8u, C_INC_MARK = 9u, C_ES_MARK = 10u, C_MARKED = 11u,
-           CTRL_WORDS = 16u;
+           C_OUT = 16u, MAX_DEVICES = 64u, CTRL_WORDS = 80u;
 const uint S_CONVERGED = 1u, S_OVERFLOW = 2u;
-const uint O_PLOG = 1u, O_PTAB = 2u, O_CTAB = 4u, O_INC = 8u, O_ES = 16u, O_LOOP = 32u;
-const uint MODE_RANGE = 1u, MODE_FULL = 0u, MODE_KEEP = 2u, MODE_MARK = 1u;
+const uint O_PLOG = 1u, O_PTAB = 2u, O_CTAB = 4u, O_INC = 8u, O_ES = 16u, O_LOOP = 32u,
+           O_OUT = 64u;
+const uint MODE_RANGE = 1u, MODE_FULL = 0u, MODE_KEEP = 2u, MODE_MARK = 1u, MODE_RESUME = 2u;
 
 // Element i of the graph array whose offset is in header word `part`.
 uint G(uint part, uint i) { return g[g[part] + i]; }
@@ -244,13 +250,39 @@ void ifds_sink_push(uint64_t key) {
   else ifds_overflow(O_PLOG);
 }
 
-void ifds_emit(uint d1, uint node, uint d2) {
-  uint64_t key = ifds_key(d1, node, d2);
+void ifds_candidate(uint64_t key) {
   uint slot;
   int r = ifds_ptab_insert(key, slot);
   if (r > 0) ifds_sink_push(key);
   else if (r < 0) ifds_overflow(O_PTAB);
 }
+
+// ---- across devices -------------------------------------------------------------
+
+uint ifds_owner(uint node) { return (G(G_OWNER, node >> 2) >> (8u * (node & 3u))) & 0xFFu; }
+bool ifds_foreign(uint node) { return pc.devices > 1u && ifds_owner(node) != pc.device; }
+void ifds_send(uint to, uint64_t key) {
+  uint at = atomicAdd(ctrl[C_OUT + to], 1u);
+  if (at < pc.out_cap) outbox[to * pc.out_cap + at] = key;
+  else ifds_overflow(O_OUT);
+}
+bool ifds_replaying() { return pc.mode == MODE_RANGE; }
+
+void ifds_emit(uint d1, uint node, uint d2) {
+  uint64_t key = ifds_key(d1, node, d2);
+  if (!ifds_foreign(node)) ifds_candidate(key);
+  else if (!ifds_replaying()) ifds_send(ifds_owner(node), key);
+}
+
+void ifds_send_exit(uint q, uint node, uint64_t key) {
+  if (pc.devices <= 1u || ifds_owner(node) != pc.device || ifds_replaying()) return;
+  for (uint j = 0u; j < pc.devices; ++j) {
+    uint word = G(G_CALLERS, 2u * q + (j >> 5));
+    if (j != pc.device && ((word >> (j & 31u)) & 1u) != 0u) ifds_send(j, key);
+  }
+}
+
+void ifds_ingest_item(uint i) { ifds_candidate(inbox[i]); }
 
 uint ifds_context(uint q, uint d) {
   uint slot;
@@ -269,7 +301,10 @@ uint ifds_prepend(uint slot, uint j, uint e) { return chead_xchg(slot, j, e); }
 
 // ---- the kernels' per-item steps ---------------------------------------------------
 
-void ifds_seed_item(uint i) { ifds_emit(0u, G(G_SEED_NODE, i), G(G_SEED_FACT, i)); }
+void ifds_seed_item(uint i) {
+  if (ifds_foreign(G(G_SEED_NODE, i))) return;
+  ifds_emit(0u, G(G_SEED_NODE, i), G(G_SEED_FACT, i));
+}
 
 void ifds_rehash_item(uint64_t key) {
   uint slot;
@@ -298,6 +333,7 @@ void ifds_relate_item(uint64_t key) {
     return;
   }
   if (n - calls >= g[G_PROCS] || pc.part != 0u) return;  // an ordinary node, or not pass 0
+  ifds_send_exit(n - calls, n, key);
   uint slot = ifds_context(n - calls, d1);
   if (slot == EMPTY32) return;
   uint e = atomicAdd(ctrl[C_ES], 1u);
@@ -353,6 +389,10 @@ void ifds_expand_item(uint64_t key) {
     ifds_emit_flow(G(G_SUCC, 2u * i + 1u), d2, d1, G(G_SUCC, 2u * i));
 }
 
+void ifds_clear_outboxes() {
+  for (uint j = 0u; j < pc.devices && j < MAX_DEVICES; ++j) ctrl[C_OUT + j] = 0u;
+}
+
 void ifds_mark() {
   ctrl[C_INC_MARK] = ctrl[C_INC];
   ctrl[C_ES_MARK] = ctrl[C_ES];
@@ -360,6 +400,12 @@ void ifds_mark() {
 }
 
 void ifds_advance() {
+  if (pc.mode == MODE_RESUME) {
+    if ((ctrl[C_STATE] & S_OVERFLOW) != 0u) return;
+    ctrl[C_STATE] = 0u;
+    ifds_clear_outboxes();
+    return;
+  }
   if (ctrl[C_STATE] != 0u) return;
   ifds_mark();
   if (pc.mode == MODE_MARK) return;
@@ -377,6 +423,7 @@ void ifds_restore() {
   } else {
     for (uint i = 0u; i < CTRL_WORDS; ++i) ctrl[i] = 0u;
   }
+  ifds_clear_outboxes();
   ctrl[C_STATE] = 0u;
   ctrl[C_OVERFLOW] = 0u;
   ctrl[C_A] = pc.begin;

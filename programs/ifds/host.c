@@ -142,3 +142,17 @@ static void walk_delta(const weir_host_invocation *inv, item_fn fn, int expand) 
 
 void weir_host_ifds_relate(const weir_host_invocation *inv) { walk_delta(inv, ifds_relate_item, 0); }
 void weir_host_ifds_expand(const weir_host_invocation *inv) { walk_delta(inv, ifds_expand_item, 1); }
+
+/* Across devices: the inbox's pc.in_count path edges into the table and log. */
+void weir_host_ifds_ingest(const weir_host_invocation *inv) {
+  ifds_ctx cx;
+  ctx_from(inv, &cx);
+  if (ifds_stopped(&cx)) return;
+  ifds_sink sink;
+  sink.n = sink.candidates = 0;
+  stride s = stride_of(inv);
+  for (uint64_t base = s.first; base < cx.pc.in_count; base += s.step)
+    for (uint64_t i = base; i < base + s.size && i < cx.pc.in_count; ++i)
+      ifds_ingest_item(&cx, (uint32_t)i, &sink);
+  ifds_sink_flush(&cx, &sink);
+}

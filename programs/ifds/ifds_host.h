@@ -20,7 +20,12 @@ enum {
   WEIR_IFDS_B_INC = WEIR_IFDS_B_CHEAD + WEIR_IFDS_SHARDS_CTAB,
   WEIR_IFDS_B_INCM = WEIR_IFDS_B_INC + WEIR_IFDS_SHARDS_INC,
   WEIR_IFDS_B_ES = WEIR_IFDS_B_INCM + WEIR_IFDS_SHARDS_INC,
-  WEIR_IFDS_BINDINGS = WEIR_IFDS_B_ES + WEIR_IFDS_SHARDS_ES
+  /* Across devices: the outboxes (u64 keys; the one for device j at
+   * entries [j * out_cap, (j + 1) * out_cap)) and the inbox (u64 keys). A
+   * solve on one device binds the control block there (never touched). */
+  WEIR_IFDS_B_OUT = WEIR_IFDS_B_ES + WEIR_IFDS_SHARDS_ES,
+  WEIR_IFDS_B_IN,
+  WEIR_IFDS_BINDINGS
 };
 
 void weir_host_ifds_clear(const weir_host_invocation *inv);
@@ -31,5 +36,6 @@ void weir_host_ifds_unlink(const weir_host_invocation *inv);
 void weir_host_ifds_relate(const weir_host_invocation *inv);
 void weir_host_ifds_expand(const weir_host_invocation *inv);
 void weir_host_ifds_advance(const weir_host_invocation *inv);
+void weir_host_ifds_ingest(const weir_host_invocation *inv);
 
 #endif

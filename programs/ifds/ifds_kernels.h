@@ -59,11 +59,13 @@ typedef struct ifds_ctx {
   const uint32_t *node_rec, *succ, *call_rec, *callee_rec; /* records: ifds_layout.h */
   const uint32_t *identity, *kill_offset, *kill_fact, *pair_offset, *pair_from, *pair_to;
   const uint32_t *seed_node, *seed_fact;
+  const uint32_t *owner, *callers; /* across devices only: ifds_layout.h, G_OWNER */
   uint32_t seed_count, calls, procs;
   uint32_t *ctrl;
   uint64_t *ptab[WEIR_IFDS_SHARDS_PTAB], *plog[WEIR_IFDS_SHARDS_PLOG];
   uint64_t *ctab[WEIR_IFDS_SHARDS_CTAB], *inc[WEIR_IFDS_SHARDS_INC];
   uint32_t *chead[WEIR_IFDS_SHARDS_CTAB], *incm[WEIR_IFDS_SHARDS_INC], *es[WEIR_IFDS_SHARDS_ES];
+  uint64_t *out, *in; /* across devices: the outboxes and the inbox */
   uint32_t mask; /* entries per shard - 1 (from pc.shard_shift; all ones: one shard) */
   weir_ifds_push pc;
 } ifds_ctx;
@@ -88,6 +90,8 @@ typedef struct ifds_ctx {
     }                                                                                  \
     for (int s_ = 0; s_ < WEIR_IFDS_SHARDS_ES; ++s_)                                   \
       (cx)->es[s_] = (uint32_t *)BINDING(WEIR_IFDS_B_ES + s_);                          \
+    (cx)->out = (uint64_t *)BINDING(WEIR_IFDS_B_OUT);                                   \
+    (cx)->in = (uint64_t *)BINDING(WEIR_IFDS_B_IN);                                     \
     (cx)->mask = (cx)->pc.shard_shift >= 32u ? 0xFFFFFFFFu                              \
                                              : (1u << (cx)->pc.shard_shift) - 1u;       \
   } while (0)
@@ -124,6 +128,8 @@ IFDS_FN void ifds_ctx_graph(ifds_ctx *cx, const uint32_t *g) {
   cx->pair_to = g + g[WEIR_IFDS_G_PAIR_TO];
   cx->seed_node = g + g[WEIR_IFDS_G_SEED_NODE];
   cx->seed_fact = g + g[WEIR_IFDS_G_SEED_FACT];
+  cx->owner = g + g[WEIR_IFDS_G_OWNER];
+  cx->callers = g + g[WEIR_IFDS_G_CALLERS];
   cx->seed_count = g[WEIR_IFDS_G_SEEDS];
   cx->calls = g[WEIR_IFDS_G_CALLS];
   cx->procs = g[WEIR_IFDS_G_PROCS];
@@ -352,9 +358,52 @@ IFDS_FN void ifds_sink_flush(const ifds_ctx *cx, ifds_sink *s) {
 }
 #endif
 
-/* A candidate path edge (d1, node, d2). */
+/* ---- across devices ------------------------------------------------------ */
+
+/* The device that owns a node's path edges (that of its procedure). */
+IFDS_FN uint32_t ifds_owner(const ifds_ctx *cx, uint32_t node) {
+  return (cx->owner[node >> 2] >> (8u * (node & 3u))) & 0xFFu;
+}
+/* Whether another device owns the path edges at `node` (never on one device). */
+IFDS_FN int ifds_foreign(const ifds_ctx *cx, uint32_t node) {
+  return cx->pc.devices > 1u && ifds_owner(cx, node) != cx->pc.device;
+}
+/* Appends `key` to the outbox for device `to` (moved by the host between
+ * iterations; see engine/ifds/engine/multi.c). */
+IFDS_FN void ifds_send(const ifds_ctx *cx, uint32_t to, uint64_t key) {
+  uint32_t at = ifds_add32(&cx->ctrl[WEIR_IFDS_C_OUT + to], 1u);
+  if (at < cx->pc.out_cap) cx->out[(uint64_t)to * cx->pc.out_cap + at] = key;
+  else ifds_overflow(cx, WEIR_IFDS_O_OUT);
+}
+
+/* Relate replayed over the log after a full rebuild (MODE_RANGE) finds only
+ * what was found and sent before: it sends nothing. */
+IFDS_FN int ifds_replaying(const ifds_ctx *cx) { return cx->pc.mode == WEIR_IFDS_MODE_RANGE; }
+
+/* A candidate path edge (d1, node, d2): into this device's table and log,
+ * or into the outbox of the device that owns it. */
 IFDS_FN void ifds_emit(const ifds_ctx *cx, ifds_sink *s, uint32_t d1, uint32_t node, uint32_t d2) {
-  ifds_candidate(cx, s, ifds_key(cx, d1, node, d2));
+  uint64_t key = ifds_key(cx, d1, node, d2);
+  if (!ifds_foreign(cx, node)) ifds_candidate(cx, s, key);
+  else if (!ifds_replaying(cx)) ifds_send(cx, ifds_owner(cx, node), key);
+}
+
+/* An exit edge of a procedure this device owns also goes to every other
+ * device that owns a caller of it: there it becomes an end summary and meets
+ * that device's incoming entries (the callers' path edges stay with their
+ * owner). Exit edges a device received are never sent on. */
+IFDS_FN void ifds_send_exit(const ifds_ctx *cx, uint32_t q, uint32_t node, uint64_t key) {
+  if (cx->pc.devices <= 1u || ifds_owner(cx, node) != cx->pc.device || ifds_replaying(cx)) return;
+  for (uint32_t j = 0; j < cx->pc.devices; ++j) {
+    uint32_t word = cx->callers[2u * q + (j >> 5)];
+    if (j != cx->pc.device && ((word >> (j & 31u)) & 1u)) ifds_send(cx, j, key);
+  }
+}
+
+/* Ingest: a path edge another device found for this one (or an exit edge
+ * for its callers) into the table and, when new, the log. */
+IFDS_FN void ifds_ingest_item(const ifds_ctx *cx, uint32_t i, ifds_sink *s) {
+  ifds_candidate(cx, s, cx->in[i]);
 }
 
 /* Finds or adds the context (q, d); EMPTY on overflow. */
@@ -375,8 +424,10 @@ IFDS_FN uint32_t ifds_context(const ifds_ctx *cx, uint32_t q, uint32_t d) {
 
 /* ---- the kernels' per-item steps --------------------------------------- */
 
-/* seed i: the path edge (0, node, fact). */
+/* seed i: the path edge (0, node, fact); across devices every device
+ * seeds the ones it owns. */
 IFDS_FN void ifds_seed_item(const ifds_ctx *cx, uint32_t i, ifds_sink *s) {
+  if (ifds_foreign(cx, cx->seed_node[i])) return;
   ifds_emit(cx, s, 0u, cx->seed_node[i], cx->seed_fact[i]);
 }
 
@@ -419,6 +470,7 @@ IFDS_FN void ifds_relate_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
     return;
   }
   if (n - cx->calls >= cx->procs || cx->pc.part != 0u) return; /* ordinary, or not pass 0 */
+  ifds_send_exit(cx, n - cx->calls, n, key);
   uint32_t slot = ifds_context(cx, n - cx->calls, d1);
   if (slot == WEIR_IFDS_EMPTY32) return;
   uint32_t e = ifds_add32(&cx->ctrl[WEIR_IFDS_C_ES], 1u);
@@ -500,6 +552,12 @@ IFDS_FN void ifds_expand_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
     ifds_emit_flow(cx, s, cx->succ[2u * i + 1u], d2, d1, cx->succ[2u * i]);
 }
 
+/* The outbox counts start from zero (a round, or a rolled-back iteration). */
+IFDS_FN void ifds_clear_outboxes(const ifds_ctx *cx) {
+  for (uint32_t j = 0; j < cx->pc.devices && j < WEIR_IFDS_MAX_DEVICES; ++j)
+    cx->ctrl[WEIR_IFDS_C_OUT + j] = 0u;
+}
+
 /* Marks the relation sizes at the start of an iteration, so that an
  * overflow inside it can be rolled back by unlinking what it added. */
 IFDS_FN void ifds_mark(uint32_t *c) {
@@ -512,6 +570,12 @@ IFDS_FN void ifds_mark(uint32_t *c) {
  * iteration appended; an empty one means the fixed point is reached. */
 IFDS_FN void ifds_advance(const ifds_ctx *cx) {
   uint32_t *c = cx->ctrl;
+  if (cx->pc.mode == WEIR_IFDS_MODE_RESUME) {
+    if (c[WEIR_IFDS_C_STATE] & WEIR_IFDS_S_OVERFLOW) return;
+    c[WEIR_IFDS_C_STATE] = 0u;
+    ifds_clear_outboxes(cx);
+    return;
+  }
   if (c[WEIR_IFDS_C_STATE] != 0u) return;
   ifds_mark(c);
   if (cx->pc.mode == WEIR_IFDS_MODE_MARK) return;
@@ -534,6 +598,7 @@ IFDS_FN void ifds_restore(const ifds_ctx *cx) {
   } else {
     for (uint32_t i = 0; i < WEIR_IFDS_CTRL_WORDS; ++i) c[i] = 0u;
   }
+  ifds_clear_outboxes(cx);
   c[WEIR_IFDS_C_STATE] = 0u;
   c[WEIR_IFDS_C_OVERFLOW] = 0u;
   c[WEIR_IFDS_C_A] = cx->pc.begin;

@@ -61,6 +61,12 @@ enum {
   WEIR_IFDS_G_PAIR_TO,
   WEIR_IFDS_G_SEED_NODE,
   WEIR_IFDS_G_SEED_FACT,
+  /* Across devices only (weir_ifds_solve_engine_group; 0 words otherwise):
+   * the owning device of each device node, one byte per node, four per word
+   * (little end first), and per procedure the 64-bit set (two words, low
+   * first) of the devices that own a call site calling it. */
+  WEIR_IFDS_G_OWNER,
+  WEIR_IFDS_G_CALLERS,
   WEIR_IFDS_GRAPH_HEADER = 32
 };
 
@@ -79,8 +85,12 @@ enum {
   WEIR_IFDS_C_INC_MARK,   /* incoming entries when the current iteration began */
   WEIR_IFDS_C_ES_MARK,    /* end-summary entries when the current iteration began */
   WEIR_IFDS_C_MARKED,     /* 1: the marks describe the current iteration (rollback by unlink) */
-  WEIR_IFDS_CTRL_READ = 16,
-  WEIR_IFDS_CTRL_WORDS = 16
+  /* Across devices: entries in the outbox for device j at word C_OUT + j
+   * (reset when a round begins and by every rollback). */
+  WEIR_IFDS_C_OUT = 16,
+  WEIR_IFDS_MAX_DEVICES = 64,
+  WEIR_IFDS_CTRL_READ = WEIR_IFDS_C_OUT + WEIR_IFDS_MAX_DEVICES,
+  WEIR_IFDS_CTRL_WORDS = WEIR_IFDS_CTRL_READ
 };
 
 enum { WEIR_IFDS_S_CONVERGED = 1u, WEIR_IFDS_S_OVERFLOW = 2u };
@@ -94,7 +104,9 @@ enum {
    * every loop of a shader invocation once 65535 iterations have run, in
    * all its loops together, and says nothing): redo the iteration with the
    * long loops split over more passes (GLSL programs only). */
-  WEIR_IFDS_O_LOOP = 32u
+  WEIR_IFDS_O_LOOP = 32u,
+  /* An outbox for another device ran out of room (across devices only). */
+  WEIR_IFDS_O_OUT = 64u
 };
 
 /* Kernel modes: relate walks the live delta or a rebuild range; restore
@@ -108,10 +120,13 @@ enum {
   WEIR_IFDS_MODE_PARTIAL = 1,
   WEIR_IFDS_MODE_KEEP = 2,
   WEIR_IFDS_MODE_NEXT = 0,
-  WEIR_IFDS_MODE_MARK = 1
+  WEIR_IFDS_MODE_MARK = 1,
+  /* advance across devices, first step of a round: clears the converged bit
+   * (new path edges may have arrived) and the outbox counts. */
+  WEIR_IFDS_MODE_RESUME = 2
 };
 
-/* Push constants of every IFDS program (16 words). */
+/* Push constants of every IFDS program (20 words). */
 typedef struct weir_ifds_push {
   uint32_t fact_bits;  /* key = d1 << (node_bits + fact_bits) | node << fact_bits | d2 */
   uint32_t node_bits;
@@ -130,12 +145,20 @@ typedef struct weir_ifds_push {
   uint32_t shard_shift; /* entry i of a relation is entry i & (2^shift - 1) of shard i >> shift
                            (32: one shard, no limit) */
   uint32_t pad;
+  /* Across devices (weir_ifds_solve_engine_group): this device's index and
+   * the device count (0 or 1: one device, no owner checks), the entries of
+   * each per-destination outbox, and the entries of the inbox (ingest). */
+  uint32_t device;
+  uint32_t devices;
+  uint32_t out_cap;
+  uint32_t in_count;
 } weir_ifds_push;
 
 /* Shards (bindings) per relation. The context heads follow the context
  * table (one entry per slot) and the incoming links the incoming entries.
- * 2 + 6 + 6 + 2 + 2 + 4 + 4 + 4 = 30 bindings: Vulkan's push descriptors
- * allow 32 on the common drivers. */
+ * 2 + 6 + 6 + 2 + 2 + 4 + 4 + 4 = 30 bindings, and the outbox and inbox of a
+ * solve across devices: 32, what Vulkan's push descriptors allow on the
+ * common drivers. */
 enum {
   WEIR_IFDS_SHARDS_PTAB = 6,
   WEIR_IFDS_SHARDS_PLOG = 6,

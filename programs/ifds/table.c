@@ -21,5 +21,6 @@ const weir_program weir_ifds_programs[] = {
     {IFDS_PROGRAM(ifds_relate, WEIR_IFDS_BINDINGS), WEIR_SPIRV(ifds_relate) WEIR_CUDA(ifds_relate)},
     {IFDS_PROGRAM(ifds_expand, WEIR_IFDS_BINDINGS), WEIR_SPIRV(ifds_expand) WEIR_CUDA(ifds_expand)},
     {IFDS_PROGRAM(ifds_advance, WEIR_IFDS_BINDINGS), WEIR_SPIRV(ifds_advance) WEIR_CUDA(ifds_advance)},
+    {IFDS_PROGRAM(ifds_ingest, WEIR_IFDS_BINDINGS), WEIR_SPIRV(ifds_ingest) WEIR_CUDA(ifds_ingest)},
 };
 const size_t weir_ifds_program_count = sizeof weir_ifds_programs / sizeof weir_ifds_programs[0];

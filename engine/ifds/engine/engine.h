@@ -39,6 +39,7 @@ enum {
   IFDS_P_RELATE,
   IFDS_P_EXPAND,
   IFDS_P_ADVANCE,
+  IFDS_P_INGEST,
   IFDS_P_COUNT
 };
 
@@ -67,13 +68,32 @@ typedef struct ifds_engine {
   uint32_t parts;   /* passes of relate and expand (window.c: split_loops) */
   uint32_t grid_cap; /* most workgroups per delta dispatch (max_grid, more after a split) */
   uint64_t resident_bytes, peak_bytes; /* this solve's own buffers */
+  /* Across devices (multi.c): this device's index, the device count (0: one
+   * device, no owner checks), entries per outbox and of the inbox. */
+  uint32_t device, devices;
+  uint32_t out_cap;
+  uint64_t in_cap;
+  int graph_borrowed; /* the graph buffer belongs to a replica set */
 } ifds_engine;
+
+/* solve.c: what one device's solve and a solve across devices share. */
+weir_status weir_ifds_engine_check_problem(const weir_ifds_problem *problem);
+/* Zeroes *e and sets it up for `backend`: key widths, programs, first sizes. */
+weir_status weir_ifds_engine_init(ifds_engine *e, weir_backend *backend,
+                                  const weir_ifds_problem *problem,
+                                  const weir_ifds_engine_options *options);
+/* The logged keys [0, ctrl[C_PLOG]): in place on a host device, else
+ * downloaded into *owned (the caller frees it; NULL when in place). */
+weir_status weir_ifds_engine_log_keys(ifds_engine *e, const uint64_t **keys, uint64_t **owned);
 
 /* graph.c: key widths, the packed graph buffer. */
 weir_status weir_ifds_engine_key_bits(const weir_ifds_problem *problem, uint32_t *fact_bits,
                                       uint32_t *node_bits);
 /* *to_old: the problem's node of each device node (caller frees). */
-weir_status weir_ifds_engine_pack_graph(const weir_ifds_problem *problem, uint32_t **out,
+/* proc_owner (across devices; NULL for one device): the owning device of
+ * each procedure, which adds the owner and callers arrays (ifds_layout.h). */
+weir_status weir_ifds_engine_pack_graph(const weir_ifds_problem *problem,
+                                        const uint8_t *proc_owner, uint32_t **out,
                                         uint64_t *words, uint32_t **to_old);
 
 /* state.c: device buffers, their sizes and growth. */
@@ -87,9 +107,13 @@ void weir_ifds_engine_bytes(const ifds_engine *e, uint64_t *graph, uint64_t *log
                             uint64_t *table, uint64_t *lists);
 void weir_ifds_engine_initial_caps(const weir_ifds_problem *problem,
                                    const weir_ifds_engine_options *options, ifds_caps *out);
+/* Across `parts` devices: first sizes for one device's share. */
+void weir_ifds_engine_share_caps(ifds_engine *e, uint32_t parts);
 weir_status weir_ifds_engine_alloc_derived(ifds_engine *e);
 weir_status weir_ifds_engine_grow(ifds_engine *e);
 void weir_ifds_engine_free_all(ifds_engine *e);
+/* Across devices: room in the log for `extra` more path edges (see state.c). */
+weir_status weir_ifds_engine_reserve(ifds_engine *e, uint64_t extra, int *rehash);
 /* Frees everything but the graph, the control block and the log. */
 void weir_ifds_engine_release_derived(ifds_engine *e);
 uint64_t weir_ifds_engine_state_bytes(const ifds_caps *caps);

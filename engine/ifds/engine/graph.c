@@ -83,8 +83,24 @@ static void fill_records(const weir_ifds_problem *pb, const uint32_t *to_new,
   for (uint32_t i = 0; i < pb->seed_count; ++i) seed[i] = to_new[pb->seed_node[i]];
 }
 
-weir_status weir_ifds_engine_pack_graph(const weir_ifds_problem *pb, uint32_t **out,
-                                        uint64_t *words, uint32_t **to_old_out) {
+/* Across devices: the owner byte of each device node and, per procedure,
+ * the devices that own a call site calling it. */
+static void fill_owners(const weir_ifds_problem *pb, const uint8_t *proc_owner,
+                        const uint32_t *to_new, uint32_t *g) {
+  uint32_t *owner = g + g[WEIR_IFDS_G_OWNER], *callers = g + g[WEIR_IFDS_G_CALLERS];
+  for (uint32_t n = 0; n < pb->node_count; ++n) {
+    uint32_t v = to_new[n];
+    owner[v >> 2] |= (uint32_t)proc_owner[pb->node_proc[n]] << (8u * (v & 3u));
+  }
+  for (uint32_t c = 0; c < pb->call_count; ++c) {
+    uint32_t from = proc_owner[pb->node_proc[pb->call_node[c]]];
+    for (uint32_t k = pb->callee_offset[c]; k < pb->callee_offset[c + 1u]; ++k)
+      callers[2u * pb->callee_proc[k] + (from >> 5)] |= 1u << (from & 31u);
+  }
+}
+
+weir_status weir_ifds_engine_pack_graph(const weir_ifds_problem *pb, const uint8_t *proc_owner,
+                                        uint32_t **out, uint64_t *words, uint32_t **to_old_out) {
   const weir_ifds_flows *fl = &pb->flows;
   uint64_t n = pb->node_count, c = pb->call_count, k = pb->callee_offset[c];
   uint64_t e = pb->succ_offset[n], f = fl->count;
@@ -101,6 +117,8 @@ weir_status weir_ifds_engine_pack_graph(const weir_ifds_problem *pb, uint32_t **
       {WEIR_IFDS_G_PAIR_TO, fl->pair_to, fl->pair_offset[f]},
       {WEIR_IFDS_G_SEED_NODE, NULL, pb->seed_count},
       {WEIR_IFDS_G_SEED_FACT, pb->seed_fact, pb->seed_count},
+      {WEIR_IFDS_G_OWNER, NULL, proc_owner ? (n + 3u) / 4u : 0u},
+      {WEIR_IFDS_G_CALLERS, NULL, proc_owner ? 2u * (uint64_t)pb->proc_count : 0u},
   };
   size_t part_count = sizeof parts / sizeof parts[0];
   uint64_t total = WEIR_IFDS_GRAPH_HEADER;
@@ -131,12 +149,14 @@ weir_status weir_ifds_engine_pack_graph(const weir_ifds_problem *pb, uint32_t **
   for (size_t i = 0; i < part_count; ++i) {
     g[parts[i].header] = (uint32_t)at;
     if (parts[i].data && parts[i].count) memcpy(g + at, parts[i].data, parts[i].count * sizeof *g);
+    else memset(g + at, 0, parts[i].count * sizeof *g);
     uint64_t end = at + parts[i].count, padded = (end + 4u) & ~(uint64_t)3u;
     memset(g + end, 0, (padded - end) * sizeof *g);
     at = padded;
   }
   renumber(pb, to_new, to_old);
   fill_records(pb, to_new, to_old, g);
+  if (proc_owner) fill_owners(pb, proc_owner, to_new, g);
   free(to_new);
   *to_old_out = to_old;
   *out = g;

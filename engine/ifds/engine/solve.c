@@ -13,7 +13,8 @@ static double now_seconds(void) {
 }
 
 static const char *const program_names[IFDS_P_COUNT] = {
-    "ifds_clear", "ifds_restore", "ifds_seed", "ifds_rehash", "ifds_unlink", "ifds_relate", "ifds_expand", "ifds_advance"};
+    "ifds_clear",  "ifds_restore", "ifds_seed",    "ifds_rehash", "ifds_unlink",
+    "ifds_relate", "ifds_expand",  "ifds_advance", "ifds_ingest"};
 
 static weir_status find_programs(ifds_engine *e) {
   weir_program_format format = weir_backend_format(e->backend);
@@ -41,12 +42,7 @@ static uint32_t pick_grid(weir_backend *backend) {
   return 2048;
 }
 
-static weir_status check_args(weir_backend *backend, const weir_ifds_problem *pb,
-                              weir_ifds_result *out) {
-  if (!backend || !pb || !out)
-    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                     "weir_ifds_solve_engine: backend, problem or result is NULL. Fix: pass "
-                     "all three.");
+weir_status weir_ifds_engine_check_problem(const weir_ifds_problem *pb) {
   if (pb->fact_count == 0 || pb->node_count < 2 || pb->proc_count == 0)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_ifds_solve_engine: problem '%s' has %u facts, %u nodes, %u procs "
@@ -55,11 +51,20 @@ static weir_status check_args(weir_backend *backend, const weir_ifds_problem *pb
   return WEIR_OK;
 }
 
+static weir_status check_args(weir_backend *backend, const weir_ifds_problem *pb,
+                              weir_ifds_result *out) {
+  if (!backend || !pb || !out)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_ifds_solve_engine: backend, problem or result is NULL. Fix: pass "
+                     "all three.");
+  return weir_ifds_engine_check_problem(pb);
+}
+
 /* Allocates the graph, control and log buffers and uploads the graph and a
  * zeroed control block in ONE weir_upload_many. */
 static weir_status upload(ifds_engine *e) {
   uint32_t *graph = NULL;
-  WEIR_TRY(weir_ifds_engine_pack_graph(e->problem, &graph, &e->graph_words, &e->to_old));
+  WEIR_TRY(weir_ifds_engine_pack_graph(e->problem, NULL, &graph, &e->graph_words, &e->to_old));
   uint32_t ctrl[WEIR_IFDS_CTRL_WORDS] = {0};
   weir_status st = weir_ifds_engine_plan_shards(e);
   if (st == WEIR_OK)
@@ -68,6 +73,8 @@ static weir_status upload(ifds_engine *e) {
   if (st == WEIR_OK)
     st = weir_ifds_engine_allocate(e, sizeof ctrl, "control block", &e->buf[WEIR_IFDS_B_CTRL]);
   e->shard_bytes[WEIR_IFDS_B_CTRL] = e->buf[WEIR_IFDS_B_CTRL].owner ? sizeof ctrl : 0u;
+  /* One device: no outbox or inbox; their bindings are never touched. */
+  e->buf[WEIR_IFDS_B_OUT] = e->buf[WEIR_IFDS_B_IN] = e->buf[WEIR_IFDS_B_CTRL];
   if (st == WEIR_OK) st = weir_ifds_engine_alloc_derived(e);
   if (st == WEIR_OK) {
     weir_upload_item items[2] = {{e->buf[WEIR_IFDS_B_GRAPH], 0, graph, 4u * e->graph_words},
@@ -94,10 +101,11 @@ static int log_in_host_memory(ifds_engine *e, const uint64_t **keys) {
   return 1;
 }
 
-static weir_status read_result(ifds_engine *e, weir_ifds_result *out) {
+weir_status weir_ifds_engine_log_keys(ifds_engine *e, const uint64_t **keys_out,
+                                      uint64_t **owned) {
   uint64_t count = e->ctrl[WEIR_IFDS_C_PLOG];
-  const uint64_t *in_place = NULL;
-  if (log_in_host_memory(e, &in_place)) return weir_ifds_engine_holds(e, in_place, count, out);
+  *owned = NULL;
+  if (log_in_host_memory(e, keys_out)) return WEIR_OK;
   uint64_t *keys = malloc((count ? count : 1) * sizeof *keys);
   if (!keys)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
@@ -114,8 +122,20 @@ static weir_status read_result(ifds_engine *e, weir_ifds_result *out) {
     dst[n] = keys + first;
   }
   weir_status st = n ? weir_download_ranges_into(e->backend, ranges, n, dst, n) : WEIR_OK;
-  if (st == WEIR_OK) st = weir_ifds_engine_holds(e, keys, count, out);
-  free(keys);
+  if (st != WEIR_OK) {
+    free(keys);
+    return st;
+  }
+  *keys_out = *owned = keys;
+  return WEIR_OK;
+}
+
+static weir_status read_result(ifds_engine *e, weir_ifds_result *out) {
+  const uint64_t *keys;
+  uint64_t *owned;
+  WEIR_TRY(weir_ifds_engine_log_keys(e, &keys, &owned));
+  weir_status st = weir_ifds_engine_holds(e, keys, e->ctrl[WEIR_IFDS_C_PLOG], out);
+  free(owned);
   return st;
 }
 
@@ -135,19 +155,26 @@ static void fill_stats(const ifds_engine *e, const weir_backend_stats *before,
   s->shard_entries = e->shard_shift < 32u ? 1ull << e->shard_shift : 0u;
 }
 
+weir_status weir_ifds_engine_init(ifds_engine *e, weir_backend *backend,
+                                  const weir_ifds_problem *problem,
+                                  const weir_ifds_engine_options *options) {
+  memset(e, 0, sizeof *e);
+  e->backend = backend;
+  e->problem = problem;
+  WEIR_TRY(weir_ifds_engine_key_bits(problem, &e->fact_bits, &e->node_bits));
+  WEIR_TRY(find_programs(e));
+  e->grid = e->max_grid = pick_grid(backend);
+  weir_ifds_engine_initial_caps(problem, options, &e->caps);
+  return WEIR_OK;
+}
+
 weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_problem *problem,
                                    const weir_ifds_engine_options *options,
                                    weir_ifds_result *out, weir_ifds_stats *stats) {
   WEIR_TRY(check_args(backend, problem, out));
   memset(out, 0, sizeof *out);
   ifds_engine e;
-  memset(&e, 0, sizeof e);
-  e.backend = backend;
-  e.problem = problem;
-  WEIR_TRY(weir_ifds_engine_key_bits(problem, &e.fact_bits, &e.node_bits));
-  WEIR_TRY(find_programs(&e));
-  e.grid = e.max_grid = pick_grid(backend);
-  weir_ifds_engine_initial_caps(problem, options, &e.caps);
+  WEIR_TRY(weir_ifds_engine_init(&e, backend, problem, options));
   weir_backend_stats before, after;
   weir_backend_get_stats(backend, &before);
   double t0 = now_seconds();

@@ -60,6 +60,15 @@ void weir_ifds_engine_initial_caps(const weir_ifds_problem *pb,
   out->ptab = table_for(out->plog);
 }
 
+/* Across `parts` devices each holds about its share of the path edges and
+ * of the incoming entries (those of its own call edges). */
+void weir_ifds_engine_share_caps(ifds_engine *e, uint32_t parts) {
+  if (parts <= 1u) return;
+  e->caps.plog = at_least(e->caps.plog / parts, 1024);
+  e->caps.ptab = table_for(e->caps.plog);
+  e->caps.inc = at_least(e->caps.inc / parts, 64);
+}
+
 uint64_t weir_ifds_engine_state_bytes(const ifds_caps *c) {
   return 8u * (c->plog + c->ptab + 2u * c->ctab + 2u * c->inc + c->es);
 }
@@ -211,7 +220,8 @@ void weir_ifds_engine_release_derived(ifds_engine *e) {
 
 void weir_ifds_engine_free_all(ifds_engine *e) {
   for (int r = 0; r < IFDS_R_COUNT; ++r) release_relation(e, r);
-  release_binding(e, WEIR_IFDS_B_GRAPH);
+  if (e->graph_borrowed) e->buf[WEIR_IFDS_B_GRAPH] = WEIR_NULL_BUFFER; /* the replica set's */
+  else release_binding(e, WEIR_IFDS_B_GRAPH);
   release_binding(e, WEIR_IFDS_B_CTRL);
 }
 
@@ -363,4 +373,32 @@ weir_status weir_ifds_engine_grow(ifds_engine *e) {
    * the table is also in the log: the table stays, only the lists roll back. */
   e->keep_table = !e->full_rebuild && !(over & (WEIR_IFDS_O_PLOG | WEIR_IFDS_O_PTAB));
   return e->full_rebuild ? grow_full(e, &next) : grow_partial(e, &next);
+}
+
+/* Across devices, before an inbox of `extra` path edges is ingested: a log
+ * with room for all of them (the inbox goes in before the round's advance,
+ * where a rollback could not undo it without losing the last iteration), so
+ * ingest never overflows the log, nor the table past its 3/4 load. Keeps the
+ * log's [0, C_PLOG) and leaves the table empty: *rehash says the next
+ * prefix must rebuild it from the log [0, C_PLOG). */
+weir_status weir_ifds_engine_reserve(ifds_engine *e, uint64_t extra, int *rehash) {
+  uint64_t used = e->ctrl[WEIR_IFDS_C_PLOG], need = used + extra;
+  *rehash = 0;
+  if (need <= e->caps.plog) return WEIR_OK;
+  uint64_t max_table = weir_ifds_engine_max_entries(e, IFDS_R_PTAB);
+  uint64_t max_log = weir_ifds_engine_max_entries(e, IFDS_R_PLOG);
+  if (max_table / 4u * 3u < max_log) max_log = max_table / 4u * 3u;
+  ifds_caps next = e->caps;
+  next.plog = grown(e->caps.plog, need, log_growth_num(e->caps.plog), 2, max_log);
+  next.ptab = table_for(next.plog);
+  if (next.ptab > max_table && next.plog <= max_log) next.ptab = max_table;
+  WEIR_TRY(check_limits(e, &next));
+  e->growths++;
+  release_relation(e, IFDS_R_PTAB);
+  e->caps.ptab = next.ptab;
+  WEIR_TRY(resize_relation(e, IFDS_R_PLOG, next.plog, used));
+  e->caps.plog = e->plog_allocated = next.plog;
+  WEIR_TRY(resize_relation(e, IFDS_R_PTAB, next.ptab, 0));
+  *rehash = 1;
+  return WEIR_OK;
 }
