@@ -79,6 +79,14 @@ if(TARGET weir_analyze)
           COMPONENT weir_runtime)
 endif()
 
+if(TARGET weir_solve_mpi) # `weir solve --mpi` runs it (tools/solve_mpi.c)
+  if(WEIR_BUILD_SHARED)
+    set_target_properties(weir_solve_mpi PROPERTIES INSTALL_RPATH "$ORIGIN/${_helper_to_lib}")
+  endif()
+  install(TARGETS weir_solve_mpi RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/weir
+          COMPONENT weir_runtime)
+endif()
+
 # The plugin template (backends/template): builds against an installed weir
 # as it is (find_package(weir)); docs in its README.md.
 install(FILES ${PROJECT_SOURCE_DIR}/backends/template/template.c

@@ -178,8 +178,9 @@ weir_status weir_ifds_write_stats_json(const weir_ifds_stats *st, const char *so
   json_string(out, backend ? backend : "");
   fprintf(out,
           ", \"seconds_load\": %.6f, \"seconds_upload\": %.6f, \"seconds_solve\": %.6f, "
-          "\"seconds_readback\": %.6f",
-          seconds_load, st->seconds_upload, st->seconds_solve, st->seconds_readback);
+          "\"seconds_readback\": %.6f, \"seconds_exchange\": %.6f",
+          seconds_load, st->seconds_upload, st->seconds_solve, st->seconds_readback,
+          st->seconds_exchange);
   const struct {
     const char *name;
     uint64_t value;
@@ -198,7 +199,13 @@ weir_status weir_ifds_write_stats_json(const weir_ifds_stats *st, const char *so
                 {"table_bytes", st->table_bytes},
                 {"list_bytes", st->list_bytes},
                 {"shard_entries", st->shard_entries},
-                {"growths", st->growths}};
+                {"growths", st->growths},
+                /* across devices (weir_ifds_solve_engine_multi / _group); a
+                 * solve on one device reports devices 1 and no exchanges */
+                {"devices", st->devices ? st->devices : 1},
+                {"exchanged_keys", st->exchanged_keys},
+                {"exchanged_bytes", st->exchanged_bytes},
+                {"rounds", st->rounds}};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
     fprintf(out, ", \"%s\": %llu", fields[i].name, (unsigned long long)fields[i].value);
   double rate = st->seconds_solve > 0 ? (double)st->path_edges / st->seconds_solve : 0;

@@ -1,0 +1,223 @@
+/* weir_ifds_solve_engine_multi (issue #14): one solve across N devices of
+ * this process must give the reference solver's result byte for byte, on
+ * 1, 2, 3 and 4 cpu instances and on cpu + vulkan (lavapipe), for every
+ * generator preset (small sizes), the micro problems of tests/ifds/micro and
+ * the examples; and a bad device list must be refused with a message.
+ *
+ *   weir_distributed_tests cpu      the cpu lists and the refusals
+ *   weir_distributed_tests vulkan   cpu:0 + vulkan (exit 77 where Vulkan
+ *                                   does not open, with the reason) */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/check_run.h"
+#include "tests/engine/engine_check.h"
+#include "weir/ifds.h"
+#include "weir/ifds_gen.h"
+
+#define MAX_PROBLEMS 64
+
+typedef struct named_problem {
+  char name[160];
+  weir_ifds_problem *problem;
+  char *expected; /* the reference solver's result file */
+} named_problem;
+
+static named_problem problems[MAX_PROBLEMS];
+static size_t problem_count;
+
+static void add_problem(const char *name, weir_ifds_problem *pb) {
+  ck_assert_uint_lt(problem_count, MAX_PROBLEMS);
+  weir_ifds_result ref;
+  memset(&ref, 0, sizeof ref);
+  ck_assert_msg(weir_ifds_solve_reference(pb, &ref, NULL) == WEIR_OK, "%s: %s", name,
+                weir_last_error());
+  named_problem *p = &problems[problem_count++];
+  snprintf(p->name, sizeof p->name, "%s", name);
+  p->problem = pb;
+  p->expected = engine_result_text(&ref);
+  ck_assert_ptr_nonnull(p->expected);
+  weir_ifds_result_free(&ref);
+}
+
+static void add_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  ck_assert_msg(d != NULL, "cannot open %s", dir);
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    size_t len = strlen(e->d_name);
+    if (len < 6 || strcmp(e->d_name + len - 5, ".ifds") != 0) continue;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    weir_ifds_problem *pb = NULL;
+    ck_assert_msg(weir_ifds_load_file(path, &pb) == WEIR_OK, "%s", weir_last_error());
+    add_problem(e->d_name, pb);
+  }
+  closedir(d);
+}
+
+/* Every preset at a small size (two seeds each), the micro problems and the
+ * examples. */
+static void load_problems(void) {
+  for (int preset = 0; preset < WEIR_IFDS_PRESET_COUNT; ++preset)
+    for (uint64_t seed = 1; seed <= 2; ++seed) {
+      weir_ifds_gen_options o = {.preset = (weir_ifds_preset)preset, .seed = seed, .seeds = 3};
+      if (preset == WEIR_IFDS_PRESET_WIDE_FACTS) o.facts = 96;
+      else o.facts = 12;
+      o.procs = preset == WEIR_IFDS_PRESET_CHAIN ? 40 : 24;
+      o.nodes_per_proc = 8;
+      weir_ifds_gen_defaults(&o);
+      weir_ifds_problem *pb = NULL;
+      ck_assert_msg(weir_ifds_generate_problem(&o, &pb) == WEIR_OK, "%s", weir_last_error());
+      char name[160];
+      engine_gen_command(&o, name, sizeof name);
+      add_problem(name, pb);
+    }
+  add_dir(WEIR_SOURCE_DIR "/tests/ifds/micro");
+  add_dir(WEIR_SOURCE_DIR "/examples");
+}
+
+static void free_problems(void) {
+  for (size_t i = 0; i < problem_count; ++i) {
+    weir_ifds_problem_free(problems[i].problem);
+    free(problems[i].expected);
+  }
+  problem_count = 0;
+}
+
+/* Solves every problem across `backends` and compares with the reference. */
+static void check_all(weir_backend *const *backends, size_t count, const char *what) {
+  load_problems();
+  ck_assert_uint_ge(problem_count, 20);
+  for (size_t i = 0; i < problem_count; ++i) {
+    weir_ifds_result r;
+    memset(&r, 0, sizeof r);
+    weir_ifds_stats st;
+    memset(&st, 0, sizeof st);
+    weir_status s = weir_ifds_solve_engine_multi(backends, count, problems[i].problem, NULL, &r, &st);
+    ck_assert_msg(s == WEIR_OK, "%s on %s: %s: %s", problems[i].name, what, weir_status_name(s),
+                  weir_last_error());
+    char *got = engine_result_text(&r);
+    ck_assert_ptr_nonnull(got);
+    if (strcmp(got, problems[i].expected) != 0) {
+      size_t line = 1, k = 0;
+      while (got[k] && got[k] == problems[i].expected[k]) line += got[k++] == '\n';
+      ck_abort_msg("%s on %s: the result differs from the reference solver's at line %zu",
+                   problems[i].name, what, line);
+    }
+    ck_assert_uint_eq(st.path_edges, r.path_edges);
+    ck_assert_msg(st.devices == 0 || st.devices == count, "%s on %s: stats.devices %u, want %zu",
+                  problems[i].name, what, st.devices, count);
+    if (count == 1) ck_assert_uint_eq(st.exchanged_keys, 0);
+    free(got);
+    weir_ifds_result_free(&r);
+  }
+  free_problems();
+}
+
+static void check_cpu(size_t count) {
+  weir_backend *b[4] = {NULL};
+  char what[64] = "";
+  for (size_t i = 0; i < count; ++i) {
+    char spec[16];
+    snprintf(spec, sizeof spec, "cpu:%zu", i);
+    ck_assert_msg(weir_backend_open(spec, &b[i]) == WEIR_OK, "%s", weir_last_error());
+    snprintf(what + strlen(what), sizeof what - strlen(what), "%s%s", i ? "," : "", spec);
+  }
+  check_all(b, count, what);
+  engine_close_backends(b, count);
+}
+
+START_TEST(one_cpu) { check_cpu(1); }
+END_TEST
+START_TEST(two_cpus) { check_cpu(2); }
+END_TEST
+START_TEST(three_cpus) { check_cpu(3); }
+END_TEST
+START_TEST(four_cpus) { check_cpu(4); }
+END_TEST
+
+static void expect_refused(weir_status s, const char *needle) {
+  ck_assert_int_eq(s, WEIR_ERR_INVALID_ARGUMENT);
+  const char *m = weir_last_error();
+  ck_assert_msg(m && *m, "no message");
+  ck_assert_msg(strstr(m, "Fix") != NULL, "no Fix hint in '%s'", m);
+  if (needle) ck_assert_msg(strstr(m, needle) != NULL, "'%s' does not name %s", m, needle);
+}
+
+START_TEST(bad_device_lists_are_refused) {
+  weir_ifds_problem *pb = NULL;
+  ck_assert(weir_ifds_load_file(WEIR_SOURCE_DIR "/examples/taint.ifds", &pb) == WEIR_OK);
+  weir_backend *cpu = NULL;
+  ck_assert(weir_backend_open("cpu", &cpu) == WEIR_OK);
+  weir_backend *many[65];
+  for (size_t i = 0; i < 65; ++i) many[i] = cpu;
+  weir_ifds_result r;
+  memset(&r, 0, sizeof r);
+  weir_clear_error();
+  expect_refused(weir_ifds_solve_engine_multi(NULL, 2, pb, NULL, &r, NULL), NULL);
+  weir_clear_error();
+  expect_refused(weir_ifds_solve_engine_multi(many, 0, pb, NULL, &r, NULL), "0");
+  weir_clear_error();
+  expect_refused(weir_ifds_solve_engine_multi(many, 65, pb, NULL, &r, NULL), "65");
+  /* Two instances of one device: the replica sets take each device once. */
+  weir_backend *twice[2] = {cpu, NULL};
+  ck_assert(weir_backend_open("cpu:0", &twice[1]) == WEIR_OK);
+  weir_clear_error();
+  expect_refused(weir_ifds_solve_engine_multi(twice, 2, pb, NULL, &r, NULL), "same device");
+  weir_backend_close(twice[1]);
+  weir_backend *with_null[2] = {cpu, NULL};
+  weir_clear_error();
+  expect_refused(weir_ifds_solve_engine_multi(with_null, 2, pb, NULL, &r, NULL), NULL);
+  weir_clear_error();
+  expect_refused(weir_ifds_solve_engine_multi(many, 1, NULL, NULL, &r, NULL), NULL);
+  weir_clear_error();
+  expect_refused(weir_ifds_solve_engine_multi(many, 1, pb, NULL, NULL, NULL), NULL);
+  ck_assert_uint_eq(r.hold_count, 0);
+  ck_assert_ptr_null(r.hold_node);
+  weir_backend_close(cpu);
+  weir_ifds_problem_free(pb);
+}
+END_TEST
+
+START_TEST(cpu_and_vulkan) {
+  weir_backend *b[2] = {NULL};
+  ck_assert(weir_backend_open("cpu:0", &b[0]) == WEIR_OK);
+  ck_assert_msg(weir_backend_open("vulkan", &b[1]) == WEIR_OK, "%s", weir_last_error());
+  check_all(b, 2, "cpu:0,vulkan");
+  weir_backend *c[3] = {b[1], b[0], NULL}; /* the order does not matter */
+  ck_assert(weir_backend_open("cpu:1", &c[2]) == WEIR_OK);
+  check_all(c, 3, "vulkan,cpu:0,cpu:1");
+  weir_backend_close(c[2]);
+  engine_close_backends(b, 2);
+}
+END_TEST
+
+int main(int argc, char **argv) {
+  const char *which = argc > 1 ? argv[1] : "cpu";
+  Suite *suite = suite_create("distributed");
+  TCase *tc = tcase_create(which);
+  tcase_set_timeout(tc, 600);
+  if (strcmp(which, "vulkan") == 0) {
+    /* Probed in a child (engine_check.c), as the engine tests do; the
+     * reason is printed by the probe. */
+    setenv("WEIR_TEST_BACKENDS", "vulkan", 1);
+    if (engine_requested_backends_missing()) {
+      printf("skipped: vulkan does not open here (the reason is above)\n");
+      suite_add_tcase(suite, tc);
+      srunner_free(srunner_create(suite));
+      return 77;
+    }
+    tcase_add_test(tc, cpu_and_vulkan);
+  } else {
+    tcase_add_test(tc, one_cpu);
+    tcase_add_test(tc, two_cpus);
+    tcase_add_test(tc, three_cpus);
+    tcase_add_test(tc, four_cpus);
+    tcase_add_test(tc, bad_device_lists_are_refused);
+  }
+  suite_add_tcase(suite, tc);
+  return weir_check_run(srunner_create(suite));
+}
