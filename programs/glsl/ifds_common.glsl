@@ -102,11 +102,12 @@ const uint G_PROCS = 1u, G_CALLS = 2u, G_SEEDS = 5u, G_NODE_REC = 6u, G_SUCC = 7
 // Control words (WEIR_IFDS_C_*), state and overflow bits.
 const uint C_A = 0u, C_B = 1u, C_PLOG = 2u, C_INC = 3u, C_ES = 4u, C_CTAB = 5u, C_STATE = 6u,
            C_OVERFLOW = 7u, C_ITER = 8u, C_INC_MARK = 9u, C_ES_MARK = 10u, C_MARKED = 11u,
-           C_OUT = 16u, MAX_DEVICES = 64u, CTRL_WORDS = 80u;
+           C_MERGED = 12u, C_OUT = 16u, MAX_DEVICES = 64u, C_OUT_MARK = 80u, CTRL_WORDS = 144u;
 const uint S_CONVERGED = 1u, S_OVERFLOW = 2u;
 const uint O_PLOG = 1u, O_PTAB = 2u, O_CTAB = 4u, O_INC = 8u, O_ES = 16u, O_LOOP = 32u,
            O_OUT = 64u;
-const uint MODE_RANGE = 1u, MODE_FULL = 0u, MODE_KEEP = 2u, MODE_MARK = 1u, MODE_RESUME = 2u;
+const uint MODE_RANGE = 1u, MODE_FULL = 0u, MODE_KEEP = 2u, MODE_MARK = 1u, MODE_RESUME = 2u,
+           MODE_MERGE = 3u;
 
 // Element i of the graph array whose offset is in header word `part`.
 uint G(uint part, uint i) { return g[g[part] + i]; }
@@ -389,21 +390,35 @@ void ifds_expand_item(uint64_t key) {
     ifds_emit_flow(G(G_SUCC, 2u * i + 1u), d2, d1, G(G_SUCC, 2u * i));
 }
 
-void ifds_clear_outboxes() {
-  for (uint j = 0u; j < pc.devices && j < MAX_DEVICES; ++j) ctrl[C_OUT + j] = 0u;
+void ifds_reset_outboxes(bool to_marks) {
+  for (uint j = 0u; j < pc.devices && j < MAX_DEVICES; ++j) {
+    ctrl[C_OUT + j] = to_marks ? ctrl[C_OUT_MARK + j] : 0u;
+    if (!to_marks) ctrl[C_OUT_MARK + j] = 0u;
+  }
 }
 
 void ifds_mark() {
   ctrl[C_INC_MARK] = ctrl[C_INC];
   ctrl[C_ES_MARK] = ctrl[C_ES];
   ctrl[C_MARKED] = 1u;
+  for (uint j = 0u; j < pc.devices && j < MAX_DEVICES; ++j) ctrl[C_OUT_MARK + j] = ctrl[C_OUT + j];
 }
 
 void ifds_advance() {
   if (pc.mode == MODE_RESUME) {
     if ((ctrl[C_STATE] & S_OVERFLOW) != 0u) return;
     ctrl[C_STATE] = 0u;
-    ifds_clear_outboxes();
+    ctrl[C_MERGED] = 0u;
+    ifds_reset_outboxes(false);
+    return;
+  }
+  if (pc.mode == MODE_MERGE) {
+    if (ctrl[C_STATE] != 0u) return;
+    uint a = ctrl[C_A], b = ctrl[C_B], end_ = ctrl[C_PLOG];
+    if (end_ != b && a == b) ctrl[C_ITER] += 1u;
+    ctrl[C_B] = end_;
+    if (a == end_) ctrl[C_STATE] = S_CONVERGED;
+    ctrl[C_MERGED] = 1u;
     return;
   }
   if (ctrl[C_STATE] != 0u) return;
@@ -421,9 +436,9 @@ void ifds_restore() {
     ctrl[C_INC] = ctrl[C_INC_MARK];
     ctrl[C_ES] = ctrl[C_ES_MARK];
   } else {
-    for (uint i = 0u; i < CTRL_WORDS; ++i) ctrl[i] = 0u;
+    for (uint i = 0u; i < C_OUT; ++i) ctrl[i] = 0u;
   }
-  ifds_clear_outboxes();
+  ifds_reset_outboxes(true);
   ctrl[C_STATE] = 0u;
   ctrl[C_OVERFLOW] = 0u;
   ctrl[C_A] = pc.begin;

@@ -552,18 +552,29 @@ IFDS_FN void ifds_expand_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
     ifds_emit_flow(cx, s, cx->succ[2u * i + 1u], d2, d1, cx->succ[2u * i]);
 }
 
-/* The outbox counts start from zero (a round, or a rolled-back iteration). */
-IFDS_FN void ifds_clear_outboxes(const ifds_ctx *cx) {
+/* Across devices: the outbox counts from zero (a round begins), or as they
+ * were when the current iteration began (`to_marks`: a rollback); and the
+ * marks taken when an iteration begins. */
+IFDS_FN void ifds_reset_outboxes(const ifds_ctx *cx, int to_marks) {
+  for (uint32_t j = 0; j < cx->pc.devices && j < WEIR_IFDS_MAX_DEVICES; ++j) {
+    uint32_t *c = cx->ctrl;
+    c[WEIR_IFDS_C_OUT + j] = to_marks ? c[WEIR_IFDS_C_OUT_MARK + j] : 0u;
+    if (!to_marks) c[WEIR_IFDS_C_OUT_MARK + j] = 0u;
+  }
+}
+IFDS_FN void ifds_mark_outboxes(const ifds_ctx *cx) {
   for (uint32_t j = 0; j < cx->pc.devices && j < WEIR_IFDS_MAX_DEVICES; ++j)
-    cx->ctrl[WEIR_IFDS_C_OUT + j] = 0u;
+    cx->ctrl[WEIR_IFDS_C_OUT_MARK + j] = cx->ctrl[WEIR_IFDS_C_OUT + j];
 }
 
 /* Marks the relation sizes at the start of an iteration, so that an
  * overflow inside it can be rolled back by unlinking what it added. */
-IFDS_FN void ifds_mark(uint32_t *c) {
+IFDS_FN void ifds_mark(const ifds_ctx *cx) {
+  uint32_t *c = cx->ctrl;
   c[WEIR_IFDS_C_INC_MARK] = c[WEIR_IFDS_C_INC];
   c[WEIR_IFDS_C_ES_MARK] = c[WEIR_IFDS_C_ES];
   c[WEIR_IFDS_C_MARKED] = 1u;
+  ifds_mark_outboxes(cx);
 }
 
 /* One invocation between iterations: the new delta is what the last
@@ -573,11 +584,23 @@ IFDS_FN void ifds_advance(const ifds_ctx *cx) {
   if (cx->pc.mode == WEIR_IFDS_MODE_RESUME) {
     if (c[WEIR_IFDS_C_STATE] & WEIR_IFDS_S_OVERFLOW) return;
     c[WEIR_IFDS_C_STATE] = 0u;
-    ifds_clear_outboxes(cx);
+    c[WEIR_IFDS_C_MERGED] = 0u;
+    ifds_reset_outboxes(cx, 0);
+    return;
+  }
+  if (cx->pc.mode == WEIR_IFDS_MODE_MERGE) {
+    /* The last advance left [A, B) to do (B = the log count then); the
+     * inbox went in after it, so the delta grows to the log's end. */
+    if (c[WEIR_IFDS_C_STATE] != 0u) return;
+    uint32_t a = c[WEIR_IFDS_C_A], b = c[WEIR_IFDS_C_B], end = c[WEIR_IFDS_C_PLOG];
+    if (end != b && a == b) c[WEIR_IFDS_C_ITER] += 1u;
+    c[WEIR_IFDS_C_B] = end;
+    if (a == end) c[WEIR_IFDS_C_STATE] = WEIR_IFDS_S_CONVERGED;
+    c[WEIR_IFDS_C_MERGED] = 1u;
     return;
   }
   if (c[WEIR_IFDS_C_STATE] != 0u) return;
-  ifds_mark(c);
+  ifds_mark(cx);
   if (cx->pc.mode == WEIR_IFDS_MODE_MARK) return;
   uint32_t a = c[WEIR_IFDS_C_B], b = c[WEIR_IFDS_C_PLOG];
   c[WEIR_IFDS_C_A] = a;
@@ -596,9 +619,10 @@ IFDS_FN void ifds_restore(const ifds_ctx *cx) {
     c[WEIR_IFDS_C_INC] = c[WEIR_IFDS_C_INC_MARK];
     c[WEIR_IFDS_C_ES] = c[WEIR_IFDS_C_ES_MARK];
   } else {
-    for (uint32_t i = 0; i < WEIR_IFDS_CTRL_WORDS; ++i) c[i] = 0u;
+    for (uint32_t i = 0; i < WEIR_IFDS_C_OUT; ++i) c[i] = 0u;
   }
-  ifds_clear_outboxes(cx);
+  /* What this round sent before the iteration stays; the redo sends again. */
+  ifds_reset_outboxes(cx, 1);
   c[WEIR_IFDS_C_STATE] = 0u;
   c[WEIR_IFDS_C_OVERFLOW] = 0u;
   c[WEIR_IFDS_C_A] = cx->pc.begin;

@@ -85,12 +85,15 @@ enum {
   WEIR_IFDS_C_INC_MARK,   /* incoming entries when the current iteration began */
   WEIR_IFDS_C_ES_MARK,    /* end-summary entries when the current iteration began */
   WEIR_IFDS_C_MARKED,     /* 1: the marks describe the current iteration (rollback by unlink) */
+  WEIR_IFDS_C_MERGED,     /* across devices: 1 once this round's inbox joined the delta */
   /* Across devices: entries in the outbox for device j at word C_OUT + j
-   * (reset when a round begins and by every rollback). */
+   * (zero when a round begins), and at word C_OUT_MARK + j their number
+   * when the current iteration began (a rollback goes back to it). */
   WEIR_IFDS_C_OUT = 16,
   WEIR_IFDS_MAX_DEVICES = 64,
-  WEIR_IFDS_CTRL_READ = WEIR_IFDS_C_OUT + WEIR_IFDS_MAX_DEVICES,
-  WEIR_IFDS_CTRL_WORDS = WEIR_IFDS_CTRL_READ
+  WEIR_IFDS_C_OUT_MARK = WEIR_IFDS_C_OUT + WEIR_IFDS_MAX_DEVICES,
+  WEIR_IFDS_CTRL_WORDS = WEIR_IFDS_C_OUT_MARK + WEIR_IFDS_MAX_DEVICES,
+  WEIR_IFDS_CTRL_READ = WEIR_IFDS_CTRL_WORDS
 };
 
 enum { WEIR_IFDS_S_CONVERGED = 1u, WEIR_IFDS_S_OVERFLOW = 2u };
@@ -122,8 +125,10 @@ enum {
   WEIR_IFDS_MODE_NEXT = 0,
   WEIR_IFDS_MODE_MARK = 1,
   /* advance across devices, first step of a round: clears the converged bit
-   * (new path edges may have arrived) and the outbox counts. */
-  WEIR_IFDS_MODE_RESUME = 2
+   * (new path edges may have arrived) and the outbox counts (RESUME); after
+   * the inbox was ingested, makes it part of the current delta (MERGE). */
+  WEIR_IFDS_MODE_RESUME = 2,
+  WEIR_IFDS_MODE_MERGE = 3
 };
 
 /* Push constants of every IFDS program (20 words). */

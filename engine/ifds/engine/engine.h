@@ -122,6 +122,8 @@ weir_status weir_ifds_engine_allocate(ifds_engine *e, uint64_t bytes, const char
 
 /* window.c: the window loop. */
 weir_status weir_ifds_engine_run(ifds_engine *e, const weir_ifds_engine_options *options);
+/* The next window's iterations after one of k that took `seconds`. */
+uint64_t weir_ifds_engine_next_window(uint64_t k, uint64_t max_k, double seconds);
 
 /* holds.c: the result from the logged path-edge keys. */
 weir_status weir_ifds_engine_holds(const ifds_engine *e, const uint64_t *keys, uint64_t count,

@@ -13,19 +13,24 @@
  * call edges and the end summaries of every procedure its calls enter, and
  * every join of the tabulation stays local.
  *
- * A round, on every member: resume (clear the converged bit and the outbox
- * counts), ingest the inbox (the path edges others sent last round, into the
- * table and, when new, the log), advance (the delta is everything new since
- * the last advance), relate and expand over the delta; candidates other
- * members own go to per-destination outboxes on the device (overflow rolls
- * the iteration back like any other, see window.c). Then the control blocks
- * come back (one read per member), the outbox counts are gathered on every
- * process (directly for a local group, an allgather across processes), and
- * the outboxes move with ONE weir_alltoallv into the inboxes. The solve ends
- * when every member's delta was empty in the same round: then no outbox
- * holds anything either. The exchange needs the host between iterations, so
- * a round is one window of one iteration (the single-device engine runs
- * thousands of iterations per window).
+ * A round, on every member, is one window (one host synchronization):
+ * resume (clear the converged bit and the outbox counts), ingest the inbox
+ * (the path edges others sent last round, into the table and, when new, the
+ * log), merge (they join the delta still to do), then K iterations of the
+ * single-device engine (relate, expand, advance; window.c), in which
+ * candidates other members own go to per-destination outboxes on the device
+ * instead of the table. An overflow rolls the iteration back as on one
+ * device; the outbox counts go back to their marks with the rest. Then the
+ * control blocks come back (one read per member), the outbox counts are
+ * gathered on every process (directly for a local group, an allgather across
+ * processes), and the outboxes move with ONE weir_alltoallv into the inboxes.
+ * Path edges that arrive late are simply a later delta: the tabulation is
+ * monotone and every join is semi-naive per member, so the number of local
+ * iterations per round changes the work, never the result. A member whose
+ * delta runs out stops early in its window (every kernel is a no-op once it
+ * converged). The solve ends when every member converged in the same round
+ * and no outbox holds anything. K doubles from `initial_window` (4) while
+ * rounds stay short, up to `max_window`, as on one device.
  *
  * The log of a member may also hold exit edges it received; the result
  * counts every path edge once, at its owner, and the result is built from
@@ -59,6 +64,7 @@ typedef struct member {
   char message[1024];
   struct multi *mt;
   int head;
+  uint64_t k; /* iterations in this round's window */
 } member;
 
 /* Columns of a member's row in the gathered table: its outbox counts (one
@@ -78,7 +84,7 @@ typedef struct multi {
   uint64_t *rows;   /* size x width, every member's row */
   uint64_t *send_counts, *send_displs, *recv_counts, *recv_displs; /* local x size */
   weir_chunk **meta_send, **meta_recv; /* allgather of rows across processes */
-  uint64_t rounds, exchanged_keys;
+  uint64_t rounds, exchanged_keys, iterations;
   double seconds_exchange;
 } multi;
 
@@ -128,6 +134,8 @@ static weir_status box(ifds_engine *e, uint64_t entries, const char *what, weir_
   return WEIR_OK;
 }
 
+/* Larger outboxes; what the round sent before the iteration that ran out
+ * (up to the marks) moves along, each destination's part to its new place. */
 static weir_status grow_outboxes(member *m) {
   ifds_engine *e = &m->e;
   uint64_t need = 0;
@@ -136,9 +144,20 @@ static weir_status grow_outboxes(member *m) {
   uint64_t cap = 2u * (uint64_t)e->out_cap, want = need + need / 4u + 16u;
   if (want > cap) cap = want;
   if (cap > UINT32_MAX / e->devices) cap = UINT32_MAX / e->devices;
+  uint32_t old_cap = e->out_cap;
+  weir_chunk *old = m->out;
+  weir_chunk_retain(old);
   e->out_cap = (uint32_t)cap;
   e->growths++;
-  return box(e, (uint64_t)e->devices * e->out_cap, "outboxes", &m->out, WEIR_IFDS_B_OUT);
+  weir_status st = box(e, (uint64_t)e->devices * e->out_cap, "outboxes", &m->out, WEIR_IFDS_B_OUT);
+  for (uint32_t j = 0; st == WEIR_OK && j < e->devices; ++j) {
+    uint64_t kept = e->ctrl[WEIR_IFDS_C_OUT_MARK + j];
+    if (kept)
+      st = weir_copy(e->backend, weir_chunk_buffer(m->out), 8u * (uint64_t)j * e->out_cap,
+                     weir_chunk_buffer(old), 8u * (uint64_t)j * old_cap, 8u * kept);
+  }
+  weir_chunk_release(old);
+  return st;
 }
 
 static weir_status setup_member(multi *mt, uint32_t i, weir_backend *backend, uint64_t graph_words) {
@@ -205,13 +224,12 @@ static weir_status run_member(multi *mt, member *m, int head) {
     if (m->rebuild) weir_ifds_plan_rebuild(e, w);
     else if (m->rehash) weir_ifds_plan_rehash(e, w, m->rehash_to);
     if (head) weir_ifds_plan_round_head(e, w, m->in_count);
-    weir_ifds_plan_round(e, w);
-    uint32_t iter_before = e->ctrl[WEIR_IFDS_C_ITER];
+    weir_ifds_plan_iteration(e, w);
     weir_range read = {e->buf[WEIR_IFDS_B_CTRL], 0, sizeof e->ctrl};
     void *into = e->ctrl;
     e->windows++;
     weir_status st = weir_dispatch_repeated_sequence_read_ranges_into(
-        e->backend, w->prefix, w->prefix_count, w->repeated, w->repeated_count, 1, &read, 1,
+        e->backend, w->prefix, w->prefix_count, w->repeated, w->repeated_count, m->k, &read, 1,
         &into, 1);
     if (st != WEIR_OK)
       return weir_fail_context(st, "IFDS engine across devices: device %u (%s), round %llu",
@@ -219,8 +237,7 @@ static weir_status run_member(multi *mt, member *m, int head) {
                                (unsigned long long)mt->rounds);
     m->rebuild = m->rehash = 0;
     uint32_t state = e->ctrl[WEIR_IFDS_C_STATE];
-    int advanced = !(state & WEIR_IFDS_S_OVERFLOW) || e->ctrl[WEIR_IFDS_C_ITER] != iter_before;
-    if (head && !advanced)
+    if (head && (state & WEIR_IFDS_S_OVERFLOW) && !e->ctrl[WEIR_IFDS_C_MERGED])
       /* The log had room for the whole inbox and the table stays under 3/4
        * load, so only a probe run past the limit gets here. */
       return weir_fail(WEIR_ERR_INTERNAL,
@@ -232,7 +249,7 @@ static weir_status run_member(multi *mt, member *m, int head) {
                        e->ctrl[WEIR_IFDS_C_OVERFLOW], (unsigned long long)e->caps.ptab,
                        (unsigned long long)e->ctrl[WEIR_IFDS_C_PLOG],
                        (unsigned long long)e->caps.plog);
-    if (head) m->in_count = 0; /* ingested: the log holds them (below B) */
+    if (head) m->in_count = 0; /* merged: the log holds them (below B) */
     if (!(state & WEIR_IFDS_S_OVERFLOW)) return WEIR_OK;
     /* Roll this round's iteration back and redo it (window.c). */
     uint32_t over = e->ctrl[WEIR_IFDS_C_OVERFLOW];
@@ -381,7 +398,14 @@ static weir_status run_local_rounds(multi *mt, int head) {
 static weir_status run_rounds(multi *mt) {
   uint64_t last_edges = UINT64_MAX, last_iter = UINT64_MAX;
   uint32_t stalled = 0;
+  const weir_ifds_engine_options *o = mt->o;
+  uint64_t k = o && o->initial_window ? o->initial_window : 4u;
+  uint64_t max_k = o && o->max_window ? o->max_window : 4096u;
+  if (k > max_k) k = max_k;
+  uint64_t before[WEIR_IFDS_MAX_DEVICES] = {0}; /* each member's iterations so far */
   for (int head = 0;; head = 1) {
+    for (uint32_t i = 0; i < mt->local; ++i) mt->m[i].k = k;
+    double started = now_seconds();
     WEIR_TRY(weir_group_agree(mt->group, run_local_rounds(mt, head)));
     double t0 = now_seconds();
     for (uint32_t i = 0; i < mt->local; ++i) {
@@ -393,8 +417,23 @@ static weir_status run_rounds(multi *mt) {
       r[mt->size + ROW_ITER] = e->ctrl[WEIR_IFDS_C_ITER];
     }
     WEIR_TRY(gather_rows(mt));
-    int done = 1;
-    for (uint32_t r = 0; r < mt->size; ++r) done &= row(mt, r)[mt->size + ROW_CONVERGED] != 0u;
+    int done = 1, converged = 1;
+    uint64_t used = 0;
+    for (uint32_t r = 0; r < mt->size; ++r) {
+      converged &= row(mt, r)[mt->size + ROW_CONVERGED] != 0u;
+      for (uint32_t j = 0; j < mt->size; ++j) done &= row(mt, r)[j] == 0u;
+      uint64_t iter = row(mt, r)[mt->size + ROW_ITER];
+      if (iter - before[r] > used) used = iter - before[r];
+      before[r] = iter;
+      if (iter > mt->iterations) mt->iterations = iter;
+    }
+    done &= converged;
+    /* The next round's K: doubled while every window ran full and rounds
+     * are short (window.c); when every member ran out of work early, twice
+     * what the busiest one needed (the rest of a window would be no-op
+     * dispatches). K changes the work per round, never the result. */
+    k = weir_ifds_engine_next_window(k, max_k, t0 - started);
+    if (converged && 2u * used < k) k = 2u * used < 4u ? 4u : 2u * used;
     if (done) {
       mt->seconds_exchange += now_seconds() - t0;
       return WEIR_OK;
@@ -575,7 +614,7 @@ static void fill_stats(const multi *mt, uint64_t path_edges, weir_ifds_stats *s)
   s->path_edges = path_edges;
   s->devices = mt->size;
   s->rounds = mt->rounds;
-  s->iterations = mt->rounds;
+  s->iterations = mt->iterations; /* the busiest member's */
   s->exchanged_keys = mt->exchanged_keys;
   s->exchanged_bytes = 8u * mt->exchanged_keys;
   s->seconds_exchange = mt->seconds_exchange;

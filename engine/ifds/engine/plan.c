@@ -143,18 +143,7 @@ void weir_ifds_plan_round_head(const ifds_engine *e, window_plan *w, uint32_t in
   if (in_count)
     add_prefix(e, w, IFDS_P_INGEST, e->buf, grid_for(e, in_count, 64u), 0, 0, 0, 0)->in_count =
         in_count;
-  add_prefix(e, w, IFDS_P_ADVANCE, e->buf, 1, WEIR_IFDS_MODE_NEXT, 0, 0, 0);
-}
-
-void weir_ifds_plan_round(const ifds_engine *e, window_plan *w) {
-  size_t n = 0;
-  for (int prog = IFDS_P_RELATE; prog <= IFDS_P_EXPAND; ++prog)
-    for (uint32_t part = 0; part < e->parts; ++part, ++n) {
-      base_push(e, &w->push[n]);
-      w->push[n].part = part;
-      set_step(e, &w->repeated[n], prog, e->buf, &w->push[n], e->grid);
-    }
-  w->repeated_count = n;
+  add_prefix(e, w, IFDS_P_ADVANCE, e->buf, 1, WEIR_IFDS_MODE_MERGE, 0, 0, 0);
 }
 
 void weir_ifds_plan_rehash(const ifds_engine *e, window_plan *w, uint32_t count) {

@@ -27,13 +27,11 @@ typedef struct window_plan {
 void weir_ifds_plan_rebuild(const ifds_engine *e, window_plan *w);
 /* An iteration: relate in `parts` passes, expand in `parts` passes, advance. */
 void weir_ifds_plan_iteration(const ifds_engine *e, window_plan *w);
-/* Across devices (multi.c). The prefix of a round appended to w->prefix:
- * resume (the converged bit and outbox counts cleared), ingest of the
- * inbox's `in_count` path edges, advance; the repeated part: relate and
- * expand in `parts` passes, without advance (the round ends with the
- * exchange). */
+/* Across devices (multi.c): the steps a round starts with, appended to
+ * w->prefix: resume (the converged bit and outbox counts cleared), ingest of
+ * the inbox's `in_count` path edges, merge (they join the current delta);
+ * the round's iterations are weir_ifds_plan_iteration's. */
 void weir_ifds_plan_round_head(const ifds_engine *e, window_plan *w, uint32_t in_count);
-void weir_ifds_plan_round(const ifds_engine *e, window_plan *w);
 /* The prefix that rebuilds the table alone from the log [0, count) (after
  * the log grew to make room for an inbox; nothing else changes). */
 void weir_ifds_plan_rehash(const ifds_engine *e, window_plan *w, uint32_t count);

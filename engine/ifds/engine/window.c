@@ -100,7 +100,7 @@ static double now_seconds(void) {
  * sized for about a second once they are not (k / seconds, never more than
  * doubled), so that progress reaches the caller at least every ~2 s unless
  * single iterations get slower than that. */
-static uint64_t next_window(uint64_t k, uint64_t max_k, double seconds) {
+uint64_t weir_ifds_engine_next_window(uint64_t k, uint64_t max_k, double seconds) {
   uint64_t next = k * 2u;
   if (seconds > 0.25) {
     double fit = (double)k / seconds;
@@ -144,6 +144,6 @@ weir_status weir_ifds_engine_run(ifds_engine *e, const weir_ifds_engine_options 
     WEIR_TRY(check_progress(e, edges_before, iterations_before, &stalled));
     if (o && o->progress) o->progress(o->progress_user, e->ctrl[WEIR_IFDS_C_ITER], e->ctrl[WEIR_IFDS_C_PLOG]);
     adapt_grid(e, edges_before, iterations_before);
-    k = next_window(k, max_k, took);
+    k = weir_ifds_engine_next_window(k, max_k, took);
   }
 }
