@@ -62,6 +62,23 @@ expect "bogus backend" none 1 "bogus" --backend "$list"
 last=$((ranks - 1))
 expect "missing file" $last $last "no-such-problem.ifds" --backend cpu
 
+# 3. The last rank loads another (valid) problem: the ranks compare what they
+# loaded before solving, and every rank stops with the same message.
+sed -e "s|file=$work/no-such-problem.ifds|file=$src/examples/uninit.ifds|" "$work/rank.sh" \
+  > "$work/rank-other.sh" && chmod +x "$work/rank-other.sh"
+rm -f "$work"/rc.* "$work/out.result"
+other=$(OMPI_MCA_orte_abort_on_non_zero_status=0 timeout 60 "$mpiexec" --allow-run-as-root \
+        --oversubscribe -n "$ranks" "$work/rank-other.sh" $last --mpi --backend cpu \
+        -o "$work/out.result" 2>&1)
+echo "$other"
+for ((r = 0; r < ranks; ++r)); do
+  echo "$other" | grep -q "^weir solve (rank $r of $ranks): .*rank $last loaded another problem than rank 0" ||
+    { echo "FAIL: other problem: rank $r did not report it"; fail=1; }
+  code=$(cat "$work/rc.$r" 2>/dev/null || echo none)
+  [ "$code" = 2 ] || { echo "FAIL: other problem: rank $r exited with $code, want 2"; fail=1; }
+done
+[ -e "$work/out.result" ] && { echo "FAIL: other problem: a result file was written"; fail=1; }
+
 # The same job without a fault succeeds.
 rm -f "$work"/rc.*
 good=$(timeout 60 "$mpiexec" --allow-run-as-root --oversubscribe -n "$ranks" \

@@ -446,6 +446,29 @@ static weir_status run_rounds(multi *mt) {
   }
 }
 
+/* Across processes every rank loaded its own copy of the problem: the
+ * ownership and the result assume they are the same, so the ranks compare a
+ * few counts (a rank given another file stops every rank, naming both). */
+static weir_status check_same_problem(multi *mt) {
+  if (mt->local == mt->size) return WEIR_OK;
+  const weir_ifds_problem *pb = mt->pb;
+  uint64_t mine[5] = {pb->node_count, pb->fact_count, pb->proc_count, pb->call_count,
+                      pb->succ_offset[pb->node_count] + ((uint64_t)pb->seed_count << 40)};
+  for (uint64_t c = 0; c < mt->width; ++c) row(mt, mt->first)[c] = c < 5 ? mine[c] : 0u;
+  WEIR_TRY(gather_rows(mt));
+  for (uint32_t r = 1; r < mt->size; ++r)
+    if (memcmp(row(mt, r), row(mt, 0), sizeof mine) != 0)
+      return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                       "IFDS engine across ranks: rank %u loaded another problem than rank 0 "
+                       "(nodes %llu vs %llu, facts %llu vs %llu, procedures %llu vs %llu, "
+                       "calls %llu vs %llu). Fix: give every rank the same problem file.",
+                       r, (unsigned long long)row(mt, r)[0], (unsigned long long)row(mt, 0)[0],
+                       (unsigned long long)row(mt, r)[1], (unsigned long long)row(mt, 0)[1],
+                       (unsigned long long)row(mt, r)[2], (unsigned long long)row(mt, 0)[2],
+                       (unsigned long long)row(mt, r)[3], (unsigned long long)row(mt, 0)[3]);
+  return WEIR_OK;
+}
+
 /* ---- the result ------------------------------------------------------------- */
 
 /* Appends member i's owned keys to *keys (grown with realloc). */
@@ -664,6 +687,7 @@ weir_status weir_ifds_solve_engine_group(weir_group *group, weir_backend *const 
   }
   for (uint32_t i = 0; st == WEIR_OK && i < mt.local; ++i) st = setup_member(&mt, i, backends[i], words);
   st = weir_group_agree(group, st);
+  if (st == WEIR_OK) st = check_same_problem(&mt);
   double t1 = now_seconds();
   if (st == WEIR_OK && o && o->phase) o->phase(o->progress_user, "upload", t1 - t0);
   if (st == WEIR_OK) st = run_rounds(&mt);
