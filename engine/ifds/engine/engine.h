@@ -122,6 +122,10 @@ weir_status weir_ifds_engine_allocate(ifds_engine *e, uint64_t bytes, const char
 
 /* window.c: the window loop. */
 weir_status weir_ifds_engine_run(ifds_engine *e, const weir_ifds_engine_options *options);
+/* Workgroups of the next window's delta dispatches, from what the last one
+ * (which began at these counts) found. */
+void weir_ifds_engine_adapt_grid(ifds_engine *e, uint64_t edges_before,
+                                 uint64_t iterations_before);
 /* The next window's iterations after one of k that took `seconds`. */
 uint64_t weir_ifds_engine_next_window(uint64_t k, uint64_t max_k, double seconds);
 

@@ -36,7 +36,7 @@ static weir_status run_window(ifds_engine *e, window_plan *w, int rebuild, uint6
  * power of two up to max_grid. Long thin tails (deep
  * call chains: thousands of iterations of a few edges) then run as one
  * cheap workgroup instead of waking every worker for nothing. */
-static void adapt_grid(ifds_engine *e, uint64_t edges_before, uint64_t iterations_before) {
+void weir_ifds_engine_adapt_grid(ifds_engine *e, uint64_t edges_before, uint64_t iterations_before) {
   uint64_t iterations = e->ctrl[WEIR_IFDS_C_ITER] - iterations_before;
   uint64_t mean = iterations ? (e->ctrl[WEIR_IFDS_C_PLOG] - edges_before) / iterations : 0;
   uint64_t next = e->ctrl[WEIR_IFDS_C_B] - e->ctrl[WEIR_IFDS_C_A];
@@ -143,7 +143,7 @@ weir_status weir_ifds_engine_run(ifds_engine *e, const weir_ifds_engine_options 
     if (state & WEIR_IFDS_S_CONVERGED) return WEIR_OK;
     WEIR_TRY(check_progress(e, edges_before, iterations_before, &stalled));
     if (o && o->progress) o->progress(o->progress_user, e->ctrl[WEIR_IFDS_C_ITER], e->ctrl[WEIR_IFDS_C_PLOG]);
-    adapt_grid(e, edges_before, iterations_before);
+    weir_ifds_engine_adapt_grid(e, edges_before, iterations_before);
     k = weir_ifds_engine_next_window(k, max_k, took);
   }
 }
