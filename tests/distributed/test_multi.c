@@ -87,8 +87,16 @@ static void free_problems(void) {
   problem_count = 0;
 }
 
+/* Tiny first sizes: every relation, the outboxes and the inboxes grow many
+ * times, iterations roll back (outbox marks included), and windows of one
+ * and two iterations interleave with the exchanges differently. */
+static const weir_ifds_engine_options tiny = {
+    .initial_table_capacity = 16, .initial_frontier_capacity = 2, .initial_window = 1,
+    .max_window = 2};
+
 /* Solves every problem across `backends` and compares with the reference. */
-static void check_all(weir_backend *const *backends, size_t count, const char *what) {
+static void check_all_with(weir_backend *const *backends, size_t count, const char *what,
+                           const weir_ifds_engine_options *options) {
   load_problems();
   ck_assert_uint_ge(problem_count, 20);
   for (size_t i = 0; i < problem_count; ++i) {
@@ -96,7 +104,8 @@ static void check_all(weir_backend *const *backends, size_t count, const char *w
     memset(&r, 0, sizeof r);
     weir_ifds_stats st;
     memset(&st, 0, sizeof st);
-    weir_status s = weir_ifds_solve_engine_multi(backends, count, problems[i].problem, NULL, &r, &st);
+    weir_status s =
+        weir_ifds_solve_engine_multi(backends, count, problems[i].problem, options, &r, &st);
     ck_assert_msg(s == WEIR_OK, "%s on %s: %s: %s", problems[i].name, what, weir_status_name(s),
                   weir_last_error());
     char *got = engine_result_text(&r);
@@ -115,6 +124,10 @@ static void check_all(weir_backend *const *backends, size_t count, const char *w
     weir_ifds_result_free(&r);
   }
   free_problems();
+}
+
+static void check_all(weir_backend *const *backends, size_t count, const char *what) {
+  check_all_with(backends, count, what, NULL);
 }
 
 static void check_cpu(size_t count) {
@@ -137,6 +150,18 @@ END_TEST
 START_TEST(three_cpus) { check_cpu(3); }
 END_TEST
 START_TEST(four_cpus) { check_cpu(4); }
+END_TEST
+
+START_TEST(three_cpus_from_tiny_capacities) {
+  weir_backend *b[3] = {NULL};
+  for (int i = 0; i < 3; ++i) {
+    char spec[16];
+    snprintf(spec, sizeof spec, "cpu:%d", i);
+    ck_assert_msg(weir_backend_open(spec, &b[i]) == WEIR_OK, "%s", weir_last_error());
+  }
+  check_all_with(b, 3, "cpu:0,cpu:1,cpu:2 (tiny capacities)", &tiny);
+  engine_close_backends(b, 3);
+}
 END_TEST
 
 static void expect_refused(weir_status s, const char *needle) {
@@ -190,6 +215,7 @@ START_TEST(cpu_and_vulkan) {
   weir_backend *c[3] = {b[1], b[0], NULL}; /* the order does not matter */
   ck_assert(weir_backend_open("cpu:1", &c[2]) == WEIR_OK);
   check_all(c, 3, "vulkan,cpu:0,cpu:1");
+  check_all_with(c, 3, "vulkan,cpu:0,cpu:1 (tiny capacities)", &tiny);
   weir_backend_close(c[2]);
   engine_close_backends(b, 2);
 }
@@ -216,6 +242,7 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, two_cpus);
     tcase_add_test(tc, three_cpus);
     tcase_add_test(tc, four_cpus);
+    tcase_add_test(tc, three_cpus_from_tiny_capacities);
     tcase_add_test(tc, bad_device_lists_are_refused);
   }
   suite_add_tcase(suite, tc);
