@@ -16,6 +16,7 @@ PACKAGES=(
   check                                             # tests (libcheck)
   libdlpack-dev                                     # DLPack interop
   libvulkan-dev libvulkan-volk-dev glslc spirv-tools # Vulkan backend + SPIR-V programs
+  libvkfft-dev glslang-dev                          # the Vulkan backend's FFT (VkFFT, optional)
   mesa-vulkan-drivers vulkan-validationlayers       # lavapipe + validation in tests
   llvm-14-dev clang-14 llvm-14                      # the LLVM IR frontend (weir analyze)
   libclang-rt-14-dev                                # libFuzzer for clang-14 (fuzz/)

@@ -65,7 +65,8 @@ weir_status weir_cuda_graph_key(weir_cuda_graph_cache *cache, const weir_native_
     const weir_cuda_program_state *st = steps[i].program_state;
     key_record rec;
     memset(&rec, 0, sizeof rec); /* padding bytes take part in the comparison */
-    rec.function = (uint64_t)(uintptr_t)(st ? (const void *)st->function : NULL);
+    /* an FFT step (no kernel) is keyed by its plan */
+    rec.function = (uint64_t)(uintptr_t)(st ? (const void *)st->function : steps[i].fft);
     rec.grid[0] = steps[i].grid.x;
     rec.grid[1] = steps[i].grid.y;
     rec.grid[2] = steps[i].grid.z;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backends/cuda/cuda_backend.h"
+#include "backends/cuda/cuda_fft.h"
 
 /* The loaded module of `image`, loading it on first use. The JIT log goes
  * into the message when the driver refuses the image (bad PTX, wrong GPU). */
@@ -157,6 +158,7 @@ static weir_status check_grid(weir_cuda_instance *inst, const weir_native_step *
 }
 
 weir_status weir_cuda_launch(weir_cuda_instance *inst, const weir_native_step *step) {
+  if (step->fft) return weir_cuda_fft_exec(inst, step);
   const weir_cuda_program_state *st = step->program_state;
   if (!st)
     return weir_fail(WEIR_ERR_INTERNAL,

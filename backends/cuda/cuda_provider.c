@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "backends/cuda/cuda_backend.h"
+#include "backends/cuda/cuda_fft.h"
 
 #define KDL_CUDA 2
 
@@ -78,6 +79,8 @@ static const weir_backend_ops cuda_ops = {
     .finish = weir_cuda_finish,
     .export_pointer = weir_cuda_export_pointer,
     .import_external = weir_cuda_import_external,
+    .fft_plan = weir_cuda_fft_plan,
+    .fft_destroy = weir_cuda_fft_destroy,
 };
 
 static void graph_destroy(void *context, void *graph, void *exec) {

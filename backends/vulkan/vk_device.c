@@ -56,6 +56,7 @@ static weir_status create_device(weir_vk *vk) {
   VkPhysicalDeviceFeatures2 enabled = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
                                        .pNext = supported.pNext};
   enabled.features.shaderInt64 = supported.features.shaderInt64;
+  enabled.features.shaderFloat64 = supported.features.shaderFloat64; /* VkFFT's double precision */
   a64.shaderSharedInt64Atomics = VK_FALSE;
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queue = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -71,6 +72,7 @@ static weir_status create_device(weir_vk *vk) {
   VkResult r = vkCreateDevice(vk->physical, &info, NULL, &vk->device);
   if (r != VK_SUCCESS) return weir_vk_fail(r, "vkCreateDevice", vk->props.deviceName);
   vk->has_int64 = enabled.features.shaderInt64 == VK_TRUE;
+  vk->has_float64 = enabled.features.shaderFloat64 == VK_TRUE;
   vk->has_int64_atomics = supported.pNext && a64.shaderBufferInt64Atomics == VK_TRUE;
   volkLoadDeviceTable(&vk->vk, vk->device);
   vk->vk.vkGetDeviceQueue(vk->device, vk->family, 0, &vk->queue);

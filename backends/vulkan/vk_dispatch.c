@@ -11,6 +11,10 @@ static weir_status check_steps(weir_vk *vk, const weir_native_step *steps, size_
   const VkPhysicalDeviceLimits *l = &vk->props.limits;
   for (size_t s = 0; s < count; ++s) {
     const weir_native_step *st = &steps[s];
+    if (st->fft) {
+      WEIR_TRY(weir_vk_fft_note(vk, st, s));
+      continue;
+    }
     if (!st->program_state)
       return weir_fail(WEIR_ERR_INTERNAL, "vulkan: step %zu ('%s') has no prepared pipeline. Fix: "
                        "report this bug (the engine must call prepare_program).", s, st->program->name);
@@ -60,6 +64,7 @@ static weir_status run_with_reads(weir_vk *vk, const weir_native_range *reads, s
 weir_status weir_vk_sequence(void *self, const weir_native_step *steps, size_t step_count,
                              const weir_native_range *reads, size_t read_count) {
   weir_vk *vk = self;
+  weir_vk_fft_begin(vk);
   WEIR_TRY(check_steps(vk, steps, step_count));
   WEIR_TRY(weir_vk_ranges_prepare(vk, reads, read_count));
   WEIR_TRY(weir_vk_begin(vk));
@@ -107,6 +112,7 @@ weir_status weir_vk_repeated(void *self, const weir_native_step *prefix, size_t 
                              uint64_t repeat_count, const weir_native_range *reads,
                              size_t read_count) {
   weir_vk *vk = self;
+  weir_vk_fft_begin(vk);
   WEIR_TRY(check_steps(vk, prefix, prefix_count));
   WEIR_TRY(check_steps(vk, repeated, repeated_count));
   WEIR_TRY(weir_vk_ranges_prepare(vk, reads, read_count));
@@ -166,6 +172,7 @@ weir_status weir_vk_timed(void *self, const weir_native_step *steps, size_t step
     return weir_fail(WEIR_ERR_OUT_OF_RANGE, "vulkan: %zu timed steps (at most %u). Fix: time fewer "
                      "steps per call.", step_count, UINT32_MAX / 2);
   uint32_t queries = (uint32_t)step_count * 2;
+  weir_vk_fft_begin(vk);
   WEIR_TRY(check_steps(vk, steps, step_count));
   WEIR_TRY(weir_vk_flush(vk)); /* the pool may be replaced: nothing pending may use it */
   WEIR_TRY(reserve_queries(vk, queries));

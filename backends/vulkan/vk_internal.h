@@ -72,6 +72,7 @@ typedef struct weir_vk {
   VkQueue queue;
   int has_timestamps;
   int has_int64, has_int64_atomics; /* shader features enabled on the device */
+  int has_float64;                   /* shaderFloat64 (VkFFT double precision) */
   uint32_t timestamp_bits;
 
   /* Memory: `direct` when one type is device-local + host-visible + coherent
@@ -94,6 +95,8 @@ typedef struct weir_vk {
 
   VkQueryPool queries; /* timestamps, 2 per step; grown on demand */
   uint32_t query_cap;
+
+  uint64_t fft_call; /* bumped per dispatching call: which FFT plans it uses how (vk_fft.c) */
 } weir_vk;
 
 weir_status weir_vk_open(uint32_t index, const weir_open_options *options, void **out_self);
@@ -137,6 +140,18 @@ weir_status weir_vk_finish(void *self);
 /* ---- programs (vk_program.c) ---- */
 weir_status weir_vk_prepare_program(void *self, const weir_program *program, void **out_state);
 void weir_vk_release_program(void *self, const weir_program *program, void *state);
+
+/* ---- FFT with VkFFT (vk_fft.c) ---- */
+weir_status weir_vk_fft_plan(void *self, const weir_fft_desc *desc, void **out_plan);
+void weir_vk_fft_destroy(void *self, void *plan);
+/* Before recording a call's steps: a new call (weir_vk_fft_begin), then
+ * every FFT step of it noted (weir_vk_fft_note, from check_steps), so a plan
+ * used with several buffer pairs in one call is staged through its own
+ * buffers (its descriptor sets cannot change under a recorded command). */
+void weir_vk_fft_begin(weir_vk *vk);
+weir_status weir_vk_fft_note(weir_vk *vk, const weir_native_step *step, size_t index);
+/* Records an FFT step (copies, VkFFT's dispatches, the scale pass). */
+weir_status weir_vk_fft_record(weir_vk *vk, VkCommandBuffer cmd, const weir_native_step *step);
 
 /* ---- dispatch (vk_dispatch.c) ---- */
 weir_status weir_vk_dispatch(void *self, const weir_native_step *step);

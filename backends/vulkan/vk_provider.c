@@ -46,6 +46,8 @@ static const weir_backend_ops vk_ops = {
     .dispatch_sequence_timed = weir_vk_timed,
     .copy = weir_vk_copy,
     .finish = weir_vk_finish,
+    .fft_plan = weir_vk_fft_plan,
+    .fft_destroy = weir_vk_fft_destroy,
 };
 
 const weir_provider weir_provider_vulkan = {

@@ -49,6 +49,7 @@ void weir_vk_barrier_to(weir_vk *vk, VkCommandBuffer cmd, int next) {
 }
 
 weir_status weir_vk_record_step(weir_vk *vk, VkCommandBuffer cmd, const weir_native_step *step) {
+  if (step->fft) return weir_vk_fft_record(vk, cmd, step);
   const weir_vk_program *prog = step->program_state;
   int primary = cmd == vk->cmd;
   /* A step without bindings touches no memory (weir enables no buffer

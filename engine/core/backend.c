@@ -268,6 +268,7 @@ static weir_status take_slot(weir_backend *b, void *native, uint64_t bytes, int 
   s->bytes = bytes;
   s->external = (uint8_t)external;
   s->next_free = 0;
+  s->fft = NULL;
   if (++s->generation == 0) s->generation = 1;
   *out = (weir_buffer){b, index, s->generation, b->instance};
   b->stats.live_buffers++;
@@ -319,6 +320,7 @@ weir_status weir_free(weir_backend *b, weir_buffer buffer) {
   b->stats.live_buffers--;
   s->native = NULL;
   s->bytes = 0;
+  s->fft = NULL;
   if (++s->generation == 0) s->generation = 1;
   s->next_free = b->free_head;
   b->free_head = buffer.slot + 1;

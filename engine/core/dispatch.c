@@ -104,9 +104,54 @@ static weir_status resolve_grid(const weir_step *step, const weir_program *p,
   return WEIR_OK;
 }
 
+/* The marker program of backend FFT steps: no code in any format, never
+ * prepared; binding 0 stands for the plan. */
+const weir_program weir_backend_fft_program = {
+    .name = "weir_fft",
+    .binding_count = 3,
+    .workgroup_size = {1, 1, 1},
+    .default_grid_binding = WEIR_NO_BINDING,
+};
+
+weir_status weir_backend_fft_attach(weir_backend *b, weir_buffer token, void *native) {
+  weir_slot *s;
+  WEIR_TRY(weir_resolve(b, token, "weir_fft_plan", &s));
+  s->fft = native;
+  return WEIR_OK;
+}
+
+/* A backend FFT step: {plan token, input, output} -> native {input, output}. */
+static weir_status resolve_fft_step(weir_backend *b, const weir_step *step, size_t index,
+                                    void **bindings, uint64_t *binding_bytes,
+                                    weir_native_step *out) {
+  if (step->binding_count != 3 || !step->bindings || step->push_constant_bytes)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "step %zu: an FFT step binds 3 buffers (plan, input, output) and no push "
+                     "constants, but %u bindings and %u push-constant bytes were given. Fix: "
+                     "fill the step with weir_fft_step.",
+                     index, step->binding_count, step->push_constant_bytes);
+  weir_slot *slots[3];
+  for (uint32_t i = 0; i < 3; ++i)
+    WEIR_TRY(weir_resolve_item(b, step->bindings[i], "dispatch", "binding", i, &slots[i]));
+  if (!slots[0]->fft)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "step %zu: binding 0 of an FFT step (slot %u) is not a plan of backend '%s'. "
+                     "Fix: fill the step with weir_fft_step from a live plan.",
+                     index, step->bindings[0].slot, b->provider->id);
+  for (uint32_t i = 0; i < 2; ++i) {
+    bindings[i] = slots[i + 1]->native;
+    binding_bytes[i] = slots[i + 1]->bytes;
+  }
+  *out = (weir_native_step){&weir_backend_fft_program, NULL, bindings, binding_bytes, 2,
+                            {1, 1, 1}, NULL, 0, slots[0]->fft};
+  return WEIR_OK;
+}
+
 static weir_status resolve_step(weir_backend *b, const weir_step *step, size_t index,
                                 void **bindings, uint64_t *binding_bytes,
                                 weir_native_step *out) {
+  if (step->program == &weir_backend_fft_program)
+    return resolve_fft_step(b, step, index, bindings, binding_bytes, out);
   if (!step->program)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "step %zu: program is NULL. Fix: pass a program (weir_builtin_program or "
@@ -147,7 +192,7 @@ static weir_status resolve_step(weir_backend *b, const weir_step *step, size_t i
   weir_grid grid;
   WEIR_TRY(resolve_grid(step, p, binding_bytes, index, &grid));
   *out = (weir_native_step){p, entry->state, bindings, binding_bytes, step->binding_count, grid,
-                            step->push_constants, step->push_constant_bytes};
+                            step->push_constants, step->push_constant_bytes, NULL};
   return WEIR_OK;
 }
 

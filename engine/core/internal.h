@@ -25,6 +25,7 @@ typedef struct weir_slot {
   uint32_t generation; /* bumped on free, so stale handles are detected */
   uint8_t external;    /* imported memory: not counted as resident */
   uint32_t next_free;  /* free-list link (slot index + 1; 0 = end) */
+  void *fft;           /* a backend FFT plan this buffer stands for (weir_fft_plan), or NULL */
 } weir_slot;
 
 typedef struct weir_program_entry {
@@ -108,6 +109,13 @@ weir_status weir_backend_wrap(const weir_provider *provider, void *plugin_handle
 weir_status weir_provider_validate(const weir_provider *provider, const char *origin);
 
 uint64_t weir_now_ns(void);
+
+/* Backend FFTs (ops->fft_plan): a step of such a plan names this program
+ * (binding 0: a small buffer that stands for the plan, then input, output);
+ * the engine resolves it into a native step with .fft set. */
+extern const weir_program weir_backend_fft_program;
+/* Ties the backend plan `native` to the buffer `token` (NULL unties). */
+weir_status weir_backend_fft_attach(weir_backend *backend, weir_buffer token, void *native);
 /* Terminates every string field of a weir_device_info a provider filled: a
  * plugin that fills a field to the last byte must not make readers run past. */
 void weir_device_info_terminate(weir_device_info *info);

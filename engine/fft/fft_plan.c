@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/core/internal.h"
 #include "engine/fft/fft_internal.h"
 #include "weir/fft.h"
 
@@ -14,8 +15,9 @@
 struct weir_fft {
   weir_backend *backend; /* retained */
   weir_fft_desc desc;
-  weir_buffer plan;    /* fft_header + tables */
-  weir_buffer scratch; /* chunks x scratch_per_chunk complex values */
+  weir_buffer plan;    /* fft_header + tables; with a backend op: the plan's token */
+  weir_buffer scratch; /* chunks x scratch_per_chunk complex values (host programs) */
+  void *native;        /* the backend's plan (ops->fft_plan), or NULL */
   uint64_t input_bytes, output_bytes;
   uint32_t chunks;
 };
@@ -122,11 +124,13 @@ static weir_status check_desc(weir_backend *backend, const weir_fft_desc *d, wei
                      "value of its enum. Fix: use WEIR_FFT_C2C/R2C/C2R, WEIR_FFT_FORWARD/INVERSE, "
                      "WEIR_FFT_F32/F64 and WEIR_FFT_NORM_BACKWARD/FORWARD/ORTHO.",
                      (int)d->kind, (int)d->direction, (int)d->precision, (int)d->norm);
-  if (weir_backend_format(backend) != WEIR_FORMAT_HOST)
+  WEIR_TRY(weir_check_backend(backend, "weir_fft_plan"));
+  if (weir_backend_format(backend) != WEIR_FORMAT_HOST &&
+      !(backend->ops->fft_plan && backend->ops->fft_destroy))
     return weir_fail(WEIR_ERR_UNSUPPORTED,
-                     "weir_fft_plan: backend '%s' has no FFT (FFTs exist on the cpu backend and "
-                     "on plugins that run host programs; VkFFT for vulkan and cuFFT for cuda are "
-                     "not built yet). Fix: open \"cpu\" for the transform and move the data "
+                     "weir_fft_plan: backend '%s' has no FFT (FFTs exist on cpu, vulkan (VkFFT), "
+                     "cuda (cuFFT), on plugins that run host programs and on plugins with the "
+                     "fft_plan operation). Fix: open \"cpu\" for the transform and move the data "
                      "there (weir_copy through the host, or weir.asarray(x, device=\"cpu\")).",
                      weir_backend_id(backend));
   return WEIR_OK;
@@ -265,6 +269,41 @@ static weir_status build(const weir_fft_desc *d, fft_header *h, unsigned char **
   return WEIR_OK;
 }
 
+/* A plan on a backend with ops->fft_plan: the backend's library does the
+ * transform; a 16-byte buffer stands for the plan in steps (binding 0), so a
+ * step of a destroyed plan is refused by the handle checks. */
+static weir_status plan_with_backend(weir_backend *backend, const weir_fft_desc *desc,
+                                     const fft_header *h, weir_fft **out) {
+  weir_fft *f = calloc(1, sizeof *f);
+  if (!f)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "weir_fft_plan: no memory for the plan. Fix: free memory.");
+  f->desc = *desc;
+  f->desc.batch = h->batch;
+  f->desc.inner = h->inner;
+  f->input_bytes = h->input_bytes;
+  f->output_bytes = h->output_bytes;
+  weir_status st = backend->ops->fft_plan(backend->self, &f->desc, &f->native);
+  if (st != WEIR_OK) {
+    weir_fail_context(st, "weir_fft_plan on backend '%s' (%s, %u-D, %llu transforms)",
+                      weir_backend_id(backend), kind_name(desc->kind), desc->rank,
+                      (unsigned long long)h->elements);
+    free(f);
+    return st;
+  }
+  st = weir_allocate(backend, 16, &f->plan);
+  if (st == WEIR_OK) st = weir_backend_fft_attach(backend, f->plan, f->native);
+  if (st != WEIR_OK) {
+    if (f->plan.instance) weir_free(backend, f->plan);
+    backend->ops->fft_destroy(backend->self, f->native);
+    free(f);
+    return weir_fail_context(st, "weir_fft_plan (the plan's token buffer)");
+  }
+  weir_backend_retain(backend);
+  f->backend = backend;
+  *out = f;
+  return WEIR_OK;
+}
+
 weir_status weir_fft_plan(weir_backend *backend, const weir_fft_desc *desc, weir_fft **out) {
   WEIR_TRY(check_desc(backend, desc, out));
   *out = NULL;
@@ -272,6 +311,10 @@ weir_status weir_fft_plan(weir_backend *backend, const weir_fft_desc *desc, weir
   unsigned char *blob = NULL;
   uint64_t blob_bytes = 0;
   WEIR_TRY(build(desc, &h, &blob, &blob_bytes));
+  if (backend->ops->fft_plan && backend->ops->fft_destroy) {
+    free(blob);
+    return plan_with_backend(backend, desc, &h, out);
+  }
   weir_fft *f = calloc(1, sizeof *f);
   if (!f) {
     free(blob);
@@ -301,8 +344,12 @@ weir_status weir_fft_plan(weir_backend *backend, const weir_fft_desc *desc, weir
 
 void weir_fft_destroy(weir_fft *fft) {
   if (!fft) return;
+  if (fft->native) {
+    (void)weir_backend_fft_attach(fft->backend, fft->plan, NULL);
+    fft->backend->ops->fft_destroy(fft->backend->self, fft->native);
+  }
   (void)weir_free(fft->backend, fft->plan);
-  (void)weir_free(fft->backend, fft->scratch);
+  if (fft->scratch.instance) (void)weir_free(fft->backend, fft->scratch);
   weir_backend_close(fft->backend);
   free(fft);
 }
@@ -350,6 +397,10 @@ weir_status weir_fft_step(const weir_fft *fft, weir_buffer input, weir_buffer ou
   data->bindings[1] = input;
   data->bindings[2] = output;
   data->bindings[3] = fft->scratch;
+  if (fft->native) {
+    *out_step = (weir_step){&weir_backend_fft_program, data->bindings, 3, {1, 1, 1}, NULL, 0};
+    return WEIR_OK;
+  }
   *out_step = (weir_step){&weir_fft_host_program, data->bindings, 4, {fft->chunks, 1, 1}, NULL, 0};
   return WEIR_OK;
 }

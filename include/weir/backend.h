@@ -21,6 +21,7 @@
 
 #include "weir/export.h"
 
+#include "weir/fft.h"
 #include "weir/weir.h"
 
 #ifdef __cplusplus
@@ -29,8 +30,10 @@ extern "C" {
 
 /* Bumped whenever weir_provider, weir_backend_ops or what a provider fills
  * (weir_device_info, weir_open_options) changes layout or meaning. 2: the
- * device info gained max_binding_bytes. */
-#define WEIR_BACKEND_ABI_VERSION 2u
+ * device info gained max_binding_bytes. 3: weir_native_step gained `fft` and
+ * weir_backend_ops gained fft_plan / fft_destroy (at its end). A provider
+ * must state exactly this number; any other is refused at load. */
+#define WEIR_BACKEND_ABI_VERSION 3u
 
 /* Device index meaning "the backend's best device" (spec without ":N"). */
 #define WEIR_DEVICE_DEFAULT UINT32_MAX
@@ -58,6 +61,13 @@ typedef struct weir_native_step {
   weir_grid grid;                /* resolved: every count >= 1 */
   const void *push_constants;
   uint32_t push_constant_bytes;
+  /* NULL for a program step. Otherwise an FFT step of a plan the backend
+   * made with fft_plan (this pointer): bindings are {input, output} (the
+   * same pointer twice for an in-place C2C), program is the engine's
+   * "weir_fft" marker (no code in any format), program_state is NULL, grid
+   * {1, 1, 1}, no push constants. Only backends with fft_plan receive them,
+   * in dispatch and every sequence operation, in order with the other steps. */
+  void *fft;
 } weir_native_step;
 
 typedef struct weir_backend_ops {
@@ -114,6 +124,20 @@ typedef struct weir_backend_ops {
    * is still called, and must not free the memory). */
   weir_status (*export_pointer)(void *self, void *buffer, void **out_pointer);
   weir_status (*import_external)(void *self, void *pointer, uint64_t bytes, void **out_buffer);
+
+  /* Optional (both or neither): FFTs with the backend's own library (VkFFT,
+   * cuFFT), run as ordinary steps of any sequence. fft_plan gets a desc the
+   * engine validated and normalised (rank, extents, enums; batch and inner
+   * >= 1) and does every allocation the transform will need; it fails with
+   * WEIR_ERR_UNSUPPORTED naming the parameter its library cannot do, or
+   * WEIR_ERR_UNAVAILABLE naming a missing library. The plan then arrives as
+   * weir_native_step.fft in dispatch and the sequence operations, where the
+   * backend records it like any other step (nothing may be allocated
+   * there). fft_destroy frees it; no step of it is pending. Without these
+   * the engine runs its own FFT on host-format backends and refuses it
+   * elsewhere with WEIR_ERR_UNSUPPORTED naming the backend. */
+  weir_status (*fft_plan)(void *self, const weir_fft_desc *desc, void **out_plan);
+  void (*fft_destroy)(void *self, void *plan);
 } weir_backend_ops;
 
 typedef struct weir_provider {

@@ -28,7 +28,10 @@
  *
  * Backends: cpu (and host-format plugins) run weir's own mixed-radix code,
  * one thread per batch element with the same code, so the result has the
- * same bits for any thread count. Other backends refuse the plan with
+ * same bits for any thread count. vulkan runs VkFFT and cuda cuFFT through
+ * the backend operation fft_plan (weir/backend.h): WEIR_ERR_UNSUPPORTED
+ * naming a parameter the library cannot do, WEIR_ERR_UNAVAILABLE when the
+ * library is missing. Other backends refuse the plan with
  * WEIR_ERR_UNSUPPORTED naming the backend (docs/fft.md says what exists). */
 #ifndef WEIR_FFT_H
 #define WEIR_FFT_H
@@ -84,8 +87,10 @@ typedef struct weir_fft weir_fft;
 
 /* Plans a transform: validates `desc`, factors every length, computes the
  * twiddle tables and allocates the scratch the execution needs on
- * `backend`. WEIR_ERR_UNSUPPORTED on a backend without FFT support (the
- * message names it and what exists). */
+ * `backend` (or has the backend's library plan it). WEIR_ERR_UNSUPPORTED on
+ * a backend without FFT support (the message names it and what exists) or
+ * for a parameter its library cannot do; WEIR_ERR_UNAVAILABLE when its
+ * library (VkFFT, cuFFT) is missing here. */
 WEIR_API weir_status weir_fft_plan(weir_backend *backend, const weir_fft_desc *desc,
                                    weir_fft **out);
 /* Frees the plan's tables and scratch. NULL is allowed. A step made from the

@@ -55,7 +55,7 @@ int weirpy_errors_init(PyObject *module) {
 /* weir.CudaUnavailable / weir.VulkanUnavailable: an Unavailable raised when
  * opening that backend (no driver, no device, not compiled in), so a caller
  * can tell "no GPU here" from other failures by type. */
-static PyObject *cuda_unavailable, *vulkan_unavailable;
+static PyObject *cuda_unavailable, *vulkan_unavailable, *fft_unavailable;
 
 static int add_backend_unavailable(PyObject *module, const char *name, const char *doc,
                                    PyObject **out) {
@@ -74,10 +74,21 @@ int weirpy_errors_init_backends(PyObject *module) {
                               "the cuda backend cannot be opened here (driver, device or build)",
                               &cuda_unavailable) < 0)
     return -1;
+  if (add_backend_unavailable(module, "FftUnavailable",
+                              "a backend's FFT library is missing here (cuFFT for cuda, VkFFT "
+                              "for vulkan): weir.fft on that backend cannot run",
+                              &fft_unavailable) < 0)
+    return -1;
   return add_backend_unavailable(module, "VulkanUnavailable",
                                  "the vulkan backend cannot be opened here (loader, driver, device "
                                  "or build)",
                                  &vulkan_unavailable);
+}
+
+PyObject *weirpy_raise_fft(weir_status status, const char *what) {
+  if (status != WEIR_ERR_UNAVAILABLE || !fft_unavailable) return weirpy_raise(status, what);
+  PyErr_Format(fft_unavailable, "%s: %s", what, weir_last_error());
+  return NULL;
 }
 
 int weirpy_fail_open(weir_status status, const char *spec) {

@@ -54,7 +54,7 @@ static PyObject *fft_plan(PyObject *m, PyObject *args) {
   d.norm = (weir_fft_norm)norm;
   weir_fft *fft = NULL;
   weir_status st = weir_fft_plan(b->backend, &d, &fft);
-  if (st != WEIR_OK) return weirpy_raise(st, "weir.fft.plan");
+  if (st != WEIR_OK) return weirpy_raise_fft(st, "weir.fft.plan");
   allocfunc alloc = (allocfunc)PyType_GetSlot(FftPlanType, Py_tp_alloc);
   FftPlan *p = (FftPlan *)alloc(FftPlanType, 0);
   if (!p) {

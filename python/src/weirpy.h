@@ -29,6 +29,9 @@ PyObject *weirpy_raise_msg(weir_status status, const char *fmt, ...);
  * (subclasses of weir.Unavailable) for those backends, else as weirpy_fail. */
 int weirpy_fail_open(weir_status status, const char *spec);
 int weirpy_errors_init_backends(PyObject *module);
+/* A failed weir_fft_plan: weir.FftUnavailable (a weir.Unavailable) when the
+ * backend's FFT library is missing, else as weirpy_raise. */
+PyObject *weirpy_raise_fft(weir_status status, const char *what);
 
 /* ---- dtypes (dtype.c) -------------------------------------------------- */
 typedef struct weirpy_dtype {

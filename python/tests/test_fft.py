@@ -134,6 +134,43 @@ def test_refusals():
         p.execute(weir.zeros((4, 8, 2), "float64"), weir.zeros((4, 8, 2), "float32"))
 
 
-def test_other_backends_say_unsupported(vulkan):
-    with pytest.raises(weir.Unsupported, match="'vulkan'"):
-        weir.fft.plan("fft", 16, device=vulkan)
+def test_fft_unavailable_is_an_unavailable():
+    # raised by weir.fft.plan when a backend's FFT library (cuFFT, VkFFT) is missing
+    assert issubclass(weir.FftUnavailable, weir.Unavailable)
+    assert weir.FftUnavailable.status == "WEIR_ERR_UNAVAILABLE"
+
+
+def on_host(a):
+    return weir.asarray(a, device="cpu")
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_vulkan_against_numpy(vulkan, dtype):
+    """VkFFT on vulkan arrays (lavapipe here) against numpy.fft, same bounds."""
+    rng = np.random.default_rng(42)
+    for k, n in enumerate([8, 17, 100, 128]):
+        norm = NORMS[k % len(NORMS)]
+        z = rand(rng, (3, n)).astype(CPLX[dtype])
+        a = weir.asarray(pairs(z, dtype), device=vulkan)
+        f = weir.fft.fft(a, norm=norm)
+        assert f.device.startswith("vulkan")
+        assert rel(unpair(on_host(f)), np.fft.fft(z.astype(np.complex128), norm=norm)) <= bound(dtype, n)
+        f = weir.fft.ifft(a, norm=norm)
+        assert rel(unpair(on_host(f)), np.fft.ifft(z.astype(np.complex128), norm=norm)) <= bound(dtype, n)
+        x = rand(rng, (3, n), False).astype(dtype)
+        got = unpair(on_host(weir.fft.rfft(weir.asarray(x, device=vulkan), norm=norm)))
+        assert rel(got, np.fft.rfft(x.astype(np.float64), norm=norm)) <= bound(dtype, n)
+        h = np.fft.rfft(rand(rng, (3, n), False), norm=norm)
+        got = np.asarray(on_host(weir.fft.irfft(weir.asarray(pairs(h, dtype), device=vulkan),
+                                                n=n, norm=norm)))
+        want = np.fft.irfft(h.astype(CPLX[dtype]).astype(np.complex128), n=n, norm=norm)
+        assert rel(got, want) <= bound(dtype, n)
+    z = rand(rng, (4, 6, 10)).astype(CPLX[dtype])
+    got = unpair(on_host(weir.fft.fftn(weir.asarray(pairs(z, dtype), device=vulkan), axes=(1, 2),
+                                       norm="ortho")))
+    assert rel(got, np.fft.fftn(z.astype(np.complex128), axes=(1, 2), norm="ortho")) <= bound(dtype, 60)
+
+
+def test_vulkan_refusals_name_the_parameter(vulkan):
+    with pytest.raises(weir.Unsupported, match="rank 4"):
+        weir.fft.plan("fft", (2, 3, 4, 5), device=vulkan)

@@ -6,7 +6,7 @@ DLPack consumer (numpy.from_dlpack, torch.from_dlpack). See docs/python.md.
 """
 from ._weir import (  # noqa: F401
     Array, Backend, Error, InvalidArgument, OutOfRange, ForeignResource, Unsupported,
-    Unavailable, CudaUnavailable, VulkanUnavailable, OutOfMemory, IOFailure, ParseError,
+    Unavailable, CudaUnavailable, VulkanUnavailable, FftUnavailable, OutOfMemory, IOFailure, ParseError,
     DeviceError, InternalError,
     zeros, empty, full, zeros_like, empty_like, asarray, from_dlpack, copy, devices,
     version, dtypes, kDLCPU, kDLCUDA, kDLVulkan,

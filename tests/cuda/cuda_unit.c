@@ -147,7 +147,7 @@ static void key_fixture_init(key_fixture *f) {
   f->push[1] = 1024;
   for (int i = 0; i < 2; ++i)
     f->steps[i] = (weir_native_step){&f->program, &f->state, f->bindings, f->sizes, 2,
-                                     {16, 1, 1}, f->push, 8};
+                                     {16, 1, 1}, f->push, 8, NULL};
 }
 
 /* Key of the fixture's steps, copied out of the cache's scratch buffer. */

@@ -118,7 +118,7 @@ static void run_blocks(const weir_program *prog, const uint32_t grid[3], const u
 
 /* ---- queued work ------------------------------------------------------------ */
 
-typedef enum op_kind { OP_COPY, OP_KERNEL, OP_GRAPH, OP_EVENT } op_kind;
+typedef enum op_kind { OP_COPY, OP_KERNEL, OP_GRAPH, OP_EVENT, OP_HOST } op_kind;
 
 typedef struct mock_graph mock_graph;
 typedef struct op {
@@ -131,6 +131,8 @@ typedef struct op {
   weir_cuda_args args;
   mock_graph *graph;
   uint64_t *event_ns;
+  void (*host_fn)(void *); /* OP_HOST: queued by another mock (tests/nccl) */
+  void *host_arg;
 } op;
 
 struct mock_graph {
@@ -139,6 +141,7 @@ struct mock_graph {
 };
 
 typedef struct mock_stream {
+  int device;           /* the device of the context current at cuStreamCreate */
   mock_graph queue;     /* pending work */
   mock_graph *capture;  /* non-NULL while capturing */
 } mock_stream;
@@ -180,6 +183,7 @@ static void run_ops(const mock_graph *g) {
       case OP_KERNEL: run_kernel(o); break;
       case OP_GRAPH: run_ops(o->graph); break;
       case OP_EVENT: *o->event_ns = now_ns(); break;
+      case OP_HOST: o->host_fn(o->host_arg); break;
     }
   }
 }
@@ -260,7 +264,12 @@ static CUresult m_cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) {
   return CUDA_SUCCESS;
 }
 static CUresult m_cuDevicePrimaryCtxRelease(CUdevice d) { (void)d; return CUDA_SUCCESS; }
-static CUresult m_cuCtxSetCurrent(CUcontext c) { return c ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
+static int g_current_device = -1; /* of the context made current last */
+static CUresult m_cuCtxSetCurrent(CUcontext c) {
+  if (!c) return CUDA_ERROR_INVALID_CONTEXT;
+  g_current_device = (int)((uintptr_t)c - 0x1000);
+  return CUDA_SUCCESS;
+}
 
 static CUresult m_cuStreamCreate(CUstream *s, unsigned int flags) {
   if (flags != CU_STREAM_NON_BLOCKING) return CUDA_ERROR_INVALID_VALUE; /* weir's contract */
@@ -268,6 +277,7 @@ static CUresult m_cuStreamCreate(CUstream *s, unsigned int flags) {
     if (!g_streams[i]) {
       g_streams[i] = calloc(1, sizeof(mock_stream));
       if (!g_streams[i]) return CUDA_ERROR_OUT_OF_MEMORY;
+      g_streams[i]->device = g_current_device;
       *s = (CUstream)g_streams[i];
       g_count.live_streams++;
       return CUDA_SUCCESS;
@@ -513,6 +523,24 @@ static CUresult m_cuGetErrorString(CUresult r, const char **s) {
     case CUDA_ERROR_NOT_FOUND: *s = "named symbol not found (mock)"; return CUDA_SUCCESS;
     default: *s = NULL; return CUDA_ERROR_INVALID_VALUE;
   }
+}
+
+/* ---- hooks for the mock NCCL (tests/nccl), which links this library ---- */
+
+int weir_mock_cuda_stream_device(const void *stream) {
+  for (int i = 0; i < MAX_STREAMS; ++i)
+    if (g_streams[i] && (const void *)g_streams[i] == stream) return g_streams[i]->device;
+  return -1;
+}
+
+int weir_mock_cuda_device_range_ok(const void *p, size_t bytes) {
+  return find_block((uintptr_t)p, bytes, 0) != NULL;
+}
+
+int weir_mock_cuda_enqueue_host(const void *stream, void (*fn)(void *), void *arg) {
+  if (weir_mock_cuda_stream_device(stream) < 0 || !fn) return (int)CUDA_ERROR_INVALID_HANDLE;
+  op o = {.kind = OP_HOST, .host_fn = fn, .host_arg = arg};
+  return (int)enqueue((CUstream)(uintptr_t)stream, &o);
 }
 
 /* Function pointers stored as one generic type (casts between function

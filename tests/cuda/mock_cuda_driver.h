@@ -3,6 +3,7 @@
 #ifndef WEIR_TESTS_CUDA_MOCK_DRIVER_H
 #define WEIR_TESTS_CUDA_MOCK_DRIVER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct weir_mock_cuda_counters {
@@ -22,5 +23,14 @@ typedef struct weir_mock_cuda_counters {
 #define WEIR_MOCK_CUDA_COUNTERS_SYMBOL "weir_mock_cuda_get_counters"
 typedef void (*weir_mock_cuda_get_counters_fn)(weir_mock_cuda_counters *out);
 void weir_mock_cuda_get_counters(weir_mock_cuda_counters *out);
+
+/* For the mock NCCL (tests/nccl/mock_nccl.c), which links this library:
+ * the device of a live stream (-1: not a stream of this mock), whether
+ * [p, p + bytes) lies inside one live device allocation, and queueing
+ * fn(arg) on a stream (it runs, in order, when the stream is drained at a
+ * synchronization; returns a CUresult). */
+int weir_mock_cuda_stream_device(const void *stream);
+int weir_mock_cuda_device_range_ok(const void *p, size_t bytes);
+int weir_mock_cuda_enqueue_host(const void *stream, void (*fn)(void *), void *arg);
 
 #endif

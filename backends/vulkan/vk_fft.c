@@ -1,0 +1,482 @@
+/* FFTs on the Vulkan backend with VkFFT (weir_backend_ops.fft_plan).
+ *
+ * A plan is one VkFFT application (its kernels compiled by glslang at plan
+ * time), two buffers of its own, and, for norms VkFFT cannot apply itself,
+ * a scale pass (programs/glsl/fft_scale_*.comp). Executing records into the
+ * backend's command buffer: VkFFTAppend with our command buffer, so an FFT
+ * is one more step of a sequence behind the call's one fence.
+ *
+ * VkFFT binds buffers through descriptor sets of its own, updated when the
+ * buffers change (vkUpdateDescriptorSets). A descriptor set must not change
+ * while a recorded command uses it, so per call (weir_vk_fft_begin/_note)
+ * each plan is either bound to the one (input, output) pair all its steps
+ * use ("direct"), or, when one call uses a plan with several pairs, staged:
+ * every step copies its input into the plan's own input buffer and its
+ * result out of the plan's own output buffer. Every previous call has
+ * completed behind its fence, so rebinding before the first record of a
+ * call is safe. C2R always reads a copy of its input (VkFFT overwrites the
+ * complex input of a multi-axis C2R); an in-place C2C reads a copy too.
+ *
+ * Built without VkFFT (libvkfft-dev / glslang-dev missing): fft_plan fails
+ * with WEIR_ERR_UNAVAILABLE naming the package. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/vulkan/vk_internal.h"
+#include "programs/formats.h"
+
+#ifndef WEIR_HAVE_VKFFT
+
+#ifndef WEIR_VKFFT_MISSING
+#define WEIR_VKFFT_MISSING 2
+#endif
+
+weir_status weir_vk_fft_plan(void *self, const weir_fft_desc *desc, void **out_plan) {
+  (void)self;
+  (void)desc;
+  *out_plan = NULL;
+  return weir_fail(WEIR_ERR_UNAVAILABLE,
+                   "vulkan: FFT is not built in: %s. Fix: apt-get install libvkfft-dev "
+                   "glslang-dev and rebuild weir (or run the FFT on \"cpu\").",
+                   WEIR_VKFFT_MISSING == 1   ? "VkFFT was disabled with -DWEIR_ENABLE_VKFFT=OFF"
+                   : WEIR_VKFFT_MISSING == 3 ? "glslang-dev (VkFFT's run-time shader compiler) "
+                                               "was not found when weir was built"
+                                             : "libvkfft-dev (VkFFT, vkFFT.h) was not found when "
+                                               "weir was built");
+}
+void weir_vk_fft_destroy(void *self, void *plan) {
+  (void)self;
+  (void)plan;
+}
+void weir_vk_fft_begin(weir_vk *vk) { vk->fft_call++; }
+weir_status weir_vk_fft_note(weir_vk *vk, const weir_native_step *step, size_t index) {
+  (void)vk;
+  (void)step;
+  return weir_fail(WEIR_ERR_INTERNAL, "vulkan: step %zu is an FFT step, but FFT is not built in. "
+                   "Fix: report this bug.", index);
+}
+weir_status weir_vk_fft_record(weir_vk *vk, VkCommandBuffer cmd, const weir_native_step *step) {
+  (void)vk;
+  (void)cmd;
+  (void)step;
+  return weir_fail(WEIR_ERR_INTERNAL, "vulkan: FFT step without VkFFT. Fix: report this bug.");
+}
+
+#else
+
+/* VkFFT calls Vulkan's global entry points; weir loads device functions per
+ * device (volkLoadDeviceTable), so VkFFT's device calls go to the table of
+ * the instance being served (set around every VkFFT call). Instance-level
+ * functions are volk's globals, loaded at instance creation. */
+static _Thread_local const struct VolkDeviceTable *vkfft_table;
+#define vkAllocateCommandBuffers vkfft_table->vkAllocateCommandBuffers
+#define vkAllocateDescriptorSets vkfft_table->vkAllocateDescriptorSets
+#define vkAllocateMemory vkfft_table->vkAllocateMemory
+#define vkBeginCommandBuffer vkfft_table->vkBeginCommandBuffer
+#define vkBindBufferMemory vkfft_table->vkBindBufferMemory
+#define vkCmdBindDescriptorSets vkfft_table->vkCmdBindDescriptorSets
+#define vkCmdBindPipeline vkfft_table->vkCmdBindPipeline
+#define vkCmdCopyBuffer vkfft_table->vkCmdCopyBuffer
+#define vkCmdDispatch vkfft_table->vkCmdDispatch
+#define vkCmdPipelineBarrier vkfft_table->vkCmdPipelineBarrier
+#define vkCmdPushConstants vkfft_table->vkCmdPushConstants
+#define vkCreateBuffer vkfft_table->vkCreateBuffer
+#define vkCreateComputePipelines vkfft_table->vkCreateComputePipelines
+#define vkCreateDescriptorPool vkfft_table->vkCreateDescriptorPool
+#define vkCreateDescriptorSetLayout vkfft_table->vkCreateDescriptorSetLayout
+#define vkCreatePipelineLayout vkfft_table->vkCreatePipelineLayout
+#define vkCreateShaderModule vkfft_table->vkCreateShaderModule
+#define vkDestroyBuffer vkfft_table->vkDestroyBuffer
+#define vkDestroyDescriptorPool vkfft_table->vkDestroyDescriptorPool
+#define vkDestroyDescriptorSetLayout vkfft_table->vkDestroyDescriptorSetLayout
+#define vkDestroyPipeline vkfft_table->vkDestroyPipeline
+#define vkDestroyPipelineLayout vkfft_table->vkDestroyPipelineLayout
+#define vkDestroyShaderModule vkfft_table->vkDestroyShaderModule
+#define vkEndCommandBuffer vkfft_table->vkEndCommandBuffer
+#define vkFreeCommandBuffers vkfft_table->vkFreeCommandBuffers
+#define vkFreeMemory vkfft_table->vkFreeMemory
+#define vkGetBufferMemoryRequirements vkfft_table->vkGetBufferMemoryRequirements
+#define vkMapMemory vkfft_table->vkMapMemory
+#define vkQueueSubmit vkfft_table->vkQueueSubmit
+#define vkResetFences vkfft_table->vkResetFences
+#define vkUnmapMemory vkfft_table->vkUnmapMemory
+#define vkUpdateDescriptorSets vkfft_table->vkUpdateDescriptorSets
+#define vkWaitForFences vkfft_table->vkWaitForFences
+
+#include <weir_vkfft.h> /* vkFFT.h, the build's C copy (backends/vulkan/CMakeLists.txt) */
+
+/* weir's own calls go through the instance's table, spelled out */
+#undef vkAllocateCommandBuffers
+#undef vkAllocateDescriptorSets
+#undef vkAllocateMemory
+#undef vkBeginCommandBuffer
+#undef vkBindBufferMemory
+#undef vkCmdBindDescriptorSets
+#undef vkCmdBindPipeline
+#undef vkCmdCopyBuffer
+#undef vkCmdDispatch
+#undef vkCmdPipelineBarrier
+#undef vkCmdPushConstants
+#undef vkCreateBuffer
+#undef vkCreateComputePipelines
+#undef vkCreateDescriptorPool
+#undef vkCreateDescriptorSetLayout
+#undef vkCreatePipelineLayout
+#undef vkCreateShaderModule
+#undef vkDestroyBuffer
+#undef vkDestroyDescriptorPool
+#undef vkDestroyDescriptorSetLayout
+#undef vkDestroyPipeline
+#undef vkDestroyPipelineLayout
+#undef vkDestroyShaderModule
+#undef vkEndCommandBuffer
+#undef vkFreeCommandBuffers
+#undef vkFreeMemory
+#undef vkGetBufferMemoryRequirements
+#undef vkMapMemory
+#undef vkQueueSubmit
+#undef vkResetFences
+#undef vkUnmapMemory
+#undef vkUpdateDescriptorSets
+#undef vkWaitForFences
+
+typedef struct vk_fft {
+  weir_fft_desc desc;
+  VkFFTApplication app;
+  int inverse; /* VkFFTAppend: 1 inverse, -1 forward */
+  int c2r;
+  uint64_t in_bytes, out_bytes;   /* VkFFT reads these through pointers: keep them here */
+  weir_vk_buffer own_in, own_out; /* the plan's buffers: first binding, copies, staging */
+  VkBuffer set[2][2];             /* [which][input, output]: what VkFFT's pointers point at */
+  int which;
+  /* the current call (weir_vk_fft_note) */
+  uint64_t call;
+  const weir_vk_buffer *first_in, *first_out;
+  int staged;
+  /* the scale pass (norms VkFFT does not apply) */
+  double scale;
+  uint32_t scale_count; /* real values of the output */
+  weir_program scale_program;
+  weir_vk_program *scale_state;
+} vk_fft;
+
+static const char *vkfft_error_name(VkFFTResult r) {
+  switch (r) {
+  case VKFFT_ERROR_MALLOC_FAILED: return "VKFFT_ERROR_MALLOC_FAILED";
+  case VKFFT_ERROR_UNSUPPORTED_RADIX: return "VKFFT_ERROR_UNSUPPORTED_RADIX";
+  case VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH: return "VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH";
+  case VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C: return "VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C";
+  case VKFFT_ERROR_UNSUPPORTED_FFT_OMIT: return "VKFFT_ERROR_UNSUPPORTED_FFT_OMIT";
+  case VKFFT_ERROR_FAILED_TO_ALLOCATE: return "VKFFT_ERROR_FAILED_TO_ALLOCATE";
+  case VKFFT_ERROR_FAILED_TO_ALLOCATE_MEMORY: return "VKFFT_ERROR_FAILED_TO_ALLOCATE_MEMORY";
+  case VKFFT_ERROR_FAILED_SHADER_PARSE: return "VKFFT_ERROR_FAILED_SHADER_PARSE";
+  case VKFFT_ERROR_FAILED_SHADER_LINK: return "VKFFT_ERROR_FAILED_SHADER_LINK";
+  case VKFFT_ERROR_FAILED_TO_CREATE_PIPELINE: return "VKFFT_ERROR_FAILED_TO_CREATE_PIPELINE";
+  case VKFFT_ERROR_FAILED_TO_INITIALIZE: return "VKFFT_ERROR_FAILED_TO_INITIALIZE";
+  default: return "VkFFTResult";
+  }
+}
+
+static const char *kind_name(weir_fft_kind k) {
+  return k == WEIR_FFT_C2C ? "c2c" : k == WEIR_FFT_R2C ? "r2c" : "c2r";
+}
+
+void weir_vk_fft_destroy(void *self, void *plan) {
+  weir_vk *vk = self;
+  vk_fft *f = plan;
+  if (!f) return;
+  vkfft_table = &vk->vk;
+  deleteVkFFT(&f->app);
+  if (f->scale_state) weir_vk_release_program(vk, &f->scale_program, f->scale_state);
+  weir_vk_buffer_destroy(vk, &f->own_in);
+  weir_vk_buffer_destroy(vk, &f->own_out);
+  free(f);
+}
+
+static weir_status unsupported(const weir_vk *vk, const char *what, const weir_fft_desc *d) {
+  return weir_fail(WEIR_ERR_UNSUPPORTED,
+                   "vulkan (VkFFT on %s): %s (a %s plan of rank %u, batch %llu, inner %llu). "
+                   "Fix: run this transform on \"cpu\", or reshape it (VkFFT does up to 3 "
+                   "axes; with inner > 1, C2C over up to 2 axes).",
+                   vk->props.deviceName, what, kind_name(d->kind), d->rank,
+                   (unsigned long long)d->batch, (unsigned long long)d->inner);
+}
+
+weir_status weir_vk_fft_plan(void *self, const weir_fft_desc *d, void **out_plan) {
+  weir_vk *vk = self;
+  *out_plan = NULL;
+  char why[160];
+  if (d->precision == WEIR_FFT_F64 && !vk->has_float64)
+    return unsupported(vk, "precision float64 needs shaderFloat64, which the device lacks", d);
+  if (d->kind != WEIR_FFT_C2C && d->inner > 1)
+    return unsupported(vk, "inner > 1 (strided transforms) is supported for C2C only", d);
+  if (d->kind != WEIR_FFT_C2C && d->shape[d->rank - 1] == 1)
+    return unsupported(vk, "a real transform over a last axis of length 1 (shape[rank-1] = 1)", d);
+  /* VkFFT's axes, fastest first: [inner,] shape[rank-1], ..., shape[0];
+   * axes of length 1 are identities and left out (VkFFT refuses them). */
+  uint64_t dims[3] = {1, 1, 1};
+  uint32_t ndim = 0, axes = 0;
+  for (uint32_t a = 0; a < d->rank; ++a) axes += d->shape[a] > 1 || (a + 1 == d->rank && d->kind != WEIR_FFT_C2C);
+  if (axes == 0)
+    return unsupported(vk, "every transformed axis has length 1 (shape[...] = 1: an identity VkFFT "
+                           "does not plan)", d);
+  if (d->inner > 1) dims[ndim++] = d->inner;
+  if (axes + ndim > 3) {
+    snprintf(why, sizeof why, "rank %u%s exceeds VkFFT's 3 dimensions", axes,
+             d->inner > 1 ? " + an inner batch axis" : "");
+    return unsupported(vk, why, d);
+  }
+  for (uint32_t a = d->rank; a-- > 0;)
+    if (d->shape[a] > 1 || (a + 1 == d->rank && d->kind != WEIR_FFT_C2C)) dims[ndim++] = d->shape[a];
+  uint64_t real = d->precision == WEIR_FFT_F64 ? 8 : 4;
+  uint64_t cdims[3] = {dims[0], dims[1], dims[2]};
+  if (d->kind != WEIR_FFT_C2C) cdims[0] = dims[0] / 2 + 1;
+  uint64_t n_total = 1, rstride = 1, cstride = 1;
+  for (uint32_t a = 0; a < d->rank; ++a) n_total *= d->shape[a];
+
+  vk_fft *f = calloc(1, sizeof *f);
+  if (!f) return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "vulkan: no memory for an FFT plan. Fix: free memory.");
+  f->desc = *d;
+  f->c2r = d->kind == WEIR_FFT_C2R;
+  int inv = d->kind == WEIR_FFT_C2R || (d->kind == WEIR_FFT_C2C && d->direction == WEIR_FFT_INVERSE);
+  f->inverse = inv ? 1 : -1;
+  uint64_t elements = d->batch * d->inner, in_n = elements, out_n = elements;
+  uint64_t csize = 1, rsize = 1;
+  for (uint32_t a = 0; a < d->rank; ++a) {
+    rsize *= d->shape[a];
+    csize *= a + 1 == d->rank && d->kind != WEIR_FFT_C2C ? d->shape[a] / 2 + 1 : d->shape[a];
+  }
+  in_n *= d->kind == WEIR_FFT_C2R ? csize * 2 : d->kind == WEIR_FFT_R2C ? rsize : csize * 2;
+  out_n *= d->kind == WEIR_FFT_R2C ? csize * 2 : d->kind == WEIR_FFT_C2R ? rsize : csize * 2;
+  f->in_bytes = in_n * real;
+  f->out_bytes = out_n * real;
+
+  /* norms: VkFFT normalises inverse transforms by 1/N; anything else is a pass */
+  double scale = d->norm == WEIR_FFT_NORM_ORTHO ? 1.0 / sqrt((double)n_total)
+                 : (d->norm == WEIR_FFT_NORM_BACKWARD) == inv ? 1.0 / (double)n_total
+                                                               : 1.0;
+  int vk_normalize = inv && d->norm == WEIR_FFT_NORM_BACKWARD;
+  f->scale = vk_normalize ? 1.0 : scale;
+  if (f->scale != 1.0 && out_n > UINT32_MAX) {
+    weir_vk_fft_destroy(vk, f);
+    return unsupported(vk, "the norm's scale pass handles at most 2^32-1 output values", d);
+  }
+  f->scale_count = (uint32_t)out_n;
+
+  weir_status st = weir_vk_flush(vk); /* VkFFT submits on our queue with our fence */
+  if (st == WEIR_OK) st = weir_vk_buffer_create(vk, f->in_bytes, vk->buffer_type, 0, &f->own_in);
+  if (st == WEIR_OK) st = weir_vk_buffer_create(vk, f->out_bytes, vk->buffer_type, 0, &f->own_out);
+  if (st == WEIR_OK && f->scale != 1.0) {
+    int f64 = d->precision == WEIR_FFT_F64;
+    f->scale_program = (weir_program){.name = f64 ? "fft_scale_f64" : "fft_scale_f32",
+                                      .binding_count = 1,
+                                      .push_constant_bytes = f64 ? 16 : 8,
+                                      .workgroup_size = {256, 1, 1},
+                                      .default_grid_binding = WEIR_NO_BINDING};
+    if (f64) {
+      f->scale_program.spirv = weir_spirv_fft_scale_f64;
+      f->scale_program.spirv_bytes = sizeof weir_spirv_fft_scale_f64;
+    } else {
+      f->scale_program.spirv = weir_spirv_fft_scale_f32;
+      f->scale_program.spirv_bytes = sizeof weir_spirv_fft_scale_f32;
+    }
+    void *state = NULL;
+    st = weir_vk_prepare_program(vk, &f->scale_program, &state);
+    f->scale_state = state;
+  }
+  if (st != WEIR_OK) {
+    weir_vk_fft_destroy(vk, f);
+    return st;
+  }
+
+  VkFFTConfiguration c = {0};
+  c.FFTdim = ndim;
+  for (int i = 0; i < 3; ++i) {
+    c.size[i] = dims[i];
+    rstride *= dims[i];
+    cstride *= cdims[i];
+    c.bufferStride[i] = d->kind == WEIR_FFT_C2C ? rstride : cstride;
+    c.inputBufferStride[i] = d->kind == WEIR_FFT_R2C ? rstride : c.bufferStride[i];
+    c.outputBufferStride[i] = d->kind == WEIR_FFT_C2R ? rstride : c.bufferStride[i];
+  }
+  if (d->inner > 1) c.omitDimension[0] = 1;
+  c.numberBatches = d->batch;
+  c.physicalDevice = &vk->physical;
+  c.device = &vk->device;
+  c.queue = &vk->queue;
+  c.commandPool = &vk->pool;
+  c.fence = &vk->fence;
+  c.doublePrecision = d->precision == WEIR_FFT_F64;
+  c.performR2C = d->kind != WEIR_FFT_C2C;
+  c.normalize = (uint64_t)vk_normalize;
+  /* Known: for lengths VkFFT runs through Bluestein (a prime factor above
+   * 13) VkFFT 1.2.26 writes one null descriptor while planning (validation:
+   * VUID-VkDescriptorBufferInfo-buffer-02998); results are correct. */
+  c.makeForwardPlanOnly = !inv;
+  c.makeInversePlanOnly = (uint64_t)inv;
+
+  f->set[0][0] = f->own_in.buffer;
+  f->set[0][1] = f->own_out.buffer;
+  if (f->c2r) { /* complex input (a copy) in `buffer`, real result to outputBuffer */
+    c.buffer = &f->set[0][0];
+    c.bufferSize = &f->in_bytes;
+    c.isOutputFormatted = 1;
+    c.outputBuffer = &f->set[0][1];
+    c.outputBufferSize = &f->out_bytes;
+    c.inputBuffer = &f->set[0][0]; /* unused, but never a null descriptor */
+    c.inputBufferSize = &f->in_bytes;
+  } else { /* input in inputBuffer, result in buffer (both directions) */
+    c.isInputFormatted = 1;
+    c.inputBuffer = &f->set[0][0];
+    c.inputBufferSize = &f->in_bytes;
+    c.buffer = &f->set[0][1];
+    c.bufferSize = &f->out_bytes;
+    c.outputBuffer = &f->set[0][1]; /* unused, but never a null descriptor */
+    c.outputBufferSize = &f->out_bytes;
+  }
+  vkfft_table = &vk->vk;
+  VkFFTResult r = initializeVkFFT(&f->app, c);
+  if (r != VKFFT_SUCCESS) {
+    memset(&f->app, 0, sizeof f->app); /* initializeVkFFT frees what it made on failure */
+    uint64_t shape_last = d->shape[d->rank - 1];
+    weir_vk_fft_destroy(vk, f);
+    weir_status code = r == VKFFT_ERROR_UNSUPPORTED_RADIX || r == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH ||
+                               r == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C ||
+                               r == VKFFT_ERROR_UNSUPPORTED_FFT_OMIT
+                           ? WEIR_ERR_UNSUPPORTED
+                       : r == VKFFT_ERROR_MALLOC_FAILED || r == VKFFT_ERROR_FAILED_TO_ALLOCATE ||
+                               r == VKFFT_ERROR_FAILED_TO_ALLOCATE_MEMORY
+                           ? WEIR_ERR_OUT_OF_MEMORY
+                           : WEIR_ERR_DEVICE;
+    return weir_fail(code,
+                     "vulkan: VkFFT cannot plan this transform on %s: initializeVkFFT returned %s "
+                     "(%d) for a %s %s plan of rank %u (last axis %llu, dims %llu x %llu x %llu, "
+                     "batch %llu). Fix: run it on \"cpu\", or change the shape.",
+                     vk->props.deviceName, vkfft_error_name(r), (int)r, kind_name(d->kind),
+                     d->precision == WEIR_FFT_F64 ? "float64" : "float32", d->rank,
+                     (unsigned long long)shape_last, (unsigned long long)dims[0],
+                     (unsigned long long)dims[1], (unsigned long long)dims[2],
+                     (unsigned long long)d->batch);
+  }
+  *out_plan = f;
+  return WEIR_OK;
+}
+
+void weir_vk_fft_begin(weir_vk *vk) { vk->fft_call++; }
+
+weir_status weir_vk_fft_note(weir_vk *vk, const weir_native_step *step, size_t index) {
+  vk_fft *f = step->fft;
+  const weir_vk_buffer *in = step->bindings[0], *out = step->bindings[1];
+  if (step->binding_count != 2 || step->binding_bytes[0] < f->in_bytes ||
+      step->binding_bytes[1] < f->out_bytes)
+    return weir_fail(WEIR_ERR_INTERNAL,
+                     "vulkan: FFT step %zu has %u bindings of %llu and %llu bytes (expected 2 of "
+                     "at least %llu and %llu). Fix: report this bug.",
+                     index, step->binding_count, (unsigned long long)step->binding_bytes[0],
+                     (unsigned long long)(step->binding_count > 1 ? step->binding_bytes[1] : 0),
+                     (unsigned long long)f->in_bytes, (unsigned long long)f->out_bytes);
+  if (f->call != vk->fft_call) {
+    f->call = vk->fft_call;
+    f->first_in = in;
+    f->first_out = out;
+    f->staged = 0;
+  } else if (in != f->first_in || out != f->first_out) {
+    f->staged = 1;
+  }
+  return WEIR_OK;
+}
+
+static void full_barrier(weir_vk *vk, VkCommandBuffer cmd) {
+  const VkPipelineStageFlags both = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+  VkMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                       .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                       .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT};
+  vk->vk.vkCmdPipelineBarrier(cmd, both, both, 0, 1, &b, 0, NULL, 0, NULL);
+}
+
+/* The barrier before a command of kind `next`: the primary buffer tracks
+ * what came last; a secondary buffer (a repeated group) may follow itself,
+ * so it always gets the full one. */
+static void barrier(weir_vk *vk, VkCommandBuffer cmd, int next) {
+  if (cmd == vk->cmd)
+    weir_vk_barrier_to(vk, cmd, next);
+  else
+    full_barrier(vk, cmd);
+}
+
+static void copy(weir_vk *vk, VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, uint64_t bytes) {
+  barrier(vk, cmd, WEIR_VK_LAST_TRANSFER);
+  VkBufferCopy region = {.srcOffset = 0, .dstOffset = 0, .size = bytes};
+  vk->vk.vkCmdCopyBuffer(cmd, src, dst, 1, &region);
+}
+
+weir_status weir_vk_fft_record(weir_vk *vk, VkCommandBuffer cmd, const weir_native_step *step) {
+  vk_fft *f = step->fft;
+  const weir_vk_buffer *in = step->bindings[0], *out = step->bindings[1];
+  int primary = cmd == vk->cmd;
+  int copy_in = f->c2r || f->staged || in == out;
+  int copy_out = f->staged;
+  VkBuffer app_in = copy_in ? f->own_in.buffer : in->buffer;
+  VkBuffer app_out = copy_out ? f->own_out.buffer : out->buffer;
+  if (copy_in) copy(vk, cmd, in->buffer, f->own_in.buffer, f->in_bytes);
+  barrier(vk, cmd, WEIR_VK_LAST_COMPUTE);
+  if (f->set[f->which][0] != app_in || f->set[f->which][1] != app_out) {
+    /* new pointers, so VkFFT sees the change and rewrites its descriptor
+     * sets (no recorded command uses them: see weir_vk_fft_note) */
+    f->which ^= 1;
+    f->set[f->which][0] = app_in;
+    f->set[f->which][1] = app_out;
+  }
+  VkFFTLaunchParams lp = {0};
+  lp.commandBuffer = &cmd;
+  if (f->c2r) {
+    lp.buffer = lp.inputBuffer = &f->set[f->which][0];
+    lp.outputBuffer = &f->set[f->which][1];
+  } else {
+    lp.inputBuffer = &f->set[f->which][0];
+    lp.buffer = lp.outputBuffer = &f->set[f->which][1];
+  }
+  vkfft_table = &vk->vk;
+  VkFFTResult r = VkFFTAppend(&f->app, f->inverse, &lp);
+  vk->bound[!primary] = VK_NULL_HANDLE; /* VkFFT bound its own pipelines */
+  if (primary) vk->last = WEIR_VK_LAST_COMPUTE;
+  if (r != VKFFT_SUCCESS)
+    return weir_fail(WEIR_ERR_DEVICE,
+                     "vulkan: VkFFTAppend returned %s (%d) recording a %s transform. Fix: run it "
+                     "on \"cpu\" and report the shape.",
+                     vkfft_error_name(r), (int)r, kind_name(f->desc.kind));
+  if (copy_out) copy(vk, cmd, f->own_out.buffer, out->buffer, f->out_bytes);
+  if (f->scale_state) {
+    barrier(vk, cmd, WEIR_VK_LAST_COMPUTE);
+    const weir_vk_program *p = f->scale_state;
+    vk->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
+    vk->bound[!primary] = p->pipeline;
+    VkDescriptorBufferInfo info = {.buffer = out->buffer, .offset = 0, .range = out->bytes};
+    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                  .dstBinding = 0,
+                                  .descriptorCount = 1,
+                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                  .pBufferInfo = &info};
+    vk->vk.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &write);
+    unsigned char push[16] = {0};
+    if (f->desc.precision == WEIR_FFT_F64) {
+      memcpy(push, &f->scale, 8);
+      memcpy(push + 8, &f->scale_count, 4);
+    } else {
+      float s = (float)f->scale;
+      memcpy(push, &s, 4);
+      memcpy(push + 4, &f->scale_count, 4);
+    }
+    vk->vk.vkCmdPushConstants(cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                              f->scale_program.push_constant_bytes, push);
+    uint32_t groups = (f->scale_count + 255u) / 256u;
+    if (groups > 65535u) groups = 65535u;
+    vk->vk.vkCmdDispatch(cmd, groups ? groups : 1u, 1, 1);
+  }
+  return WEIR_OK;
+}
+
+#endif
