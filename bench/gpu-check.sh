@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The CUDA device check: on a machine with an NVIDIA GPU, build weir, then run
-# the conformance suite on CUDA, the IFDS property test on CUDA against the
+# the conformance suite on CUDA, the collectives suite through NCCL (when
+# libnccl.so.2 loads), the IFDS property test on CUDA against the
 # reference solver, and the dispatch and IFDS benchmarks — within a time
 # budget (default 450 s). Documented in backends/cuda/README.md, which also
 # says how to run it with the `run` tool on a machine without Check.
@@ -197,6 +198,21 @@ if ! phase conformance 90 "$build/tests/conformance/conformance_runner" "$spec";
 fi
 # (forked as in CI: each test's driver state is its own)
 phase cuda-tests 60 env -u CK_FORK ctest --test-dir "$build" -L cuda -E mock --output-on-failure
+# 3b. The NCCL transport (weir/nccl.h), only where libnccl.so.2 loads: the
+#     collectives conformance suite through NCCL on this machine's GPUs
+#     (layouts needing more GPUs than present are skipped inside). NCCL is
+#     optional: without it (probe exit 77) the summary says n/a, no failure;
+#     NCCL present but failing to set up is a FAIL.
+nccl_runner="$build/tests/nccl/weir_nccl_conformance"
+if [ ! -x "$nccl_runner" ]; then
+  summary+=("n/a   nccl  (tests/nccl not built)")
+elif nccl_probe=$(timeout 60 "$nccl_runner" --probe 2>&1); [ $? -eq 77 ]; then
+  echo "=== nccl: not run: $nccl_probe"
+  summary+=("n/a   nccl  ($(echo "$nccl_probe" | head -1 | cut -c1-160))")
+  pack
+else
+  phase nccl 90 "$nccl_runner"
+fi
 if [ "$sanitize" = 1 ]; then
   sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   phase sanitizer 150 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 3 \
