@@ -148,7 +148,7 @@ static PyObject *holds_array(weirpy_Backend *host, uint32_t *data, uint64_t coun
 }
 
 static PyObject *stats_dict(const weir_ifds_stats *s) {
-  return Py_BuildValue(
+  PyObject *d = Py_BuildValue(
       "{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:d,s:d,s:d}", "path_edges",
       (unsigned long long)s->path_edges, "summary_edges", (unsigned long long)s->summary_edges,
       "end_summaries", (unsigned long long)s->end_summaries, "iterations",
@@ -158,6 +158,50 @@ static PyObject *stats_dict(const weir_ifds_stats *s) {
       (unsigned long long)s->peak_resident_bytes, "growths", (unsigned long long)s->growths,
       "seconds_upload", s->seconds_upload, "seconds_solve", s->seconds_solve,
       "seconds_readback", s->seconds_readback);
+  if (!d || s->devices <= 1) return d;
+  /* Across devices (a list of backends): the exchanges. */
+  PyObject *more = Py_BuildValue("{s:I,s:K,s:K,s:K,s:d}", "devices", s->devices, "rounds",
+                                 (unsigned long long)s->rounds, "exchanged_keys",
+                                 (unsigned long long)s->exchanged_keys, "exchanged_bytes",
+                                 (unsigned long long)s->exchanged_bytes, "seconds_exchange",
+                                 s->seconds_exchange);
+  if (!more || PyDict_Update(d, more) != 0) Py_CLEAR(d);
+  Py_XDECREF(more);
+  return d;
+}
+
+/* backend=[spec or Backend, ...]: one solve across those devices
+ * (weir_ifds_solve_engine_multi). The Backend objects stay referenced in
+ * `held` until the solve is done. */
+static weir_status solve_across(PyObject *list, const weir_ifds_problem *problem,
+                                weir_ifds_result *result, weir_ifds_stats *stats, int *raised) {
+  Py_ssize_t n = PySequence_Size(list);
+  *raised = 1;
+  if (n < 1 || n > 64) {
+    weirpy_raise_msg(WEIR_ERR_INVALID_ARGUMENT,
+                     "backend is a list of %zd devices; a solve across devices takes 1 to 64. "
+                     "Fix: pass e.g. backend=[\"cpu:0\", \"cpu:1\"].",
+                     (Py_ssize_t)n);
+    return WEIR_ERR_INVALID_ARGUMENT;
+  }
+  PyObject *held = PyList_New(0);
+  weir_backend *backends[64];
+  for (Py_ssize_t i = 0; held && i < n; ++i) {
+    PyObject *item = PySequence_GetItem(list, i);
+    weirpy_Backend *b = item ? weirpy_backend_resolve(item) : NULL;
+    Py_XDECREF(item);
+    if (!b || PyList_Append(held, (PyObject *)b) != 0) { /* b is borrowed */
+      Py_CLEAR(held);
+      break;
+    }
+    backends[i] = b->backend;
+  }
+  if (!held) return WEIR_ERR_INVALID_ARGUMENT;
+  weir_status status =
+      weir_ifds_solve_engine_multi(backends, (size_t)n, problem, NULL, result, stats);
+  Py_DECREF(held);
+  *raised = 0;
+  return status;
 }
 
 /* _ifds_solve(problem, solver, backend) -> (nodes, facts, path_edges, stats) */
@@ -177,7 +221,8 @@ static PyObject *ifds_solve(PyObject *m, PyObject *args, PyObject *kwargs) {
   weirpy_Backend *host = weirpy_backend_resolve(NULL); /* where the holds land */
   if (!host) return NULL;
   weirpy_Backend *on = NULL;
-  if (engine) {
+  int across = engine && device && (PyList_Check(device) || PyTuple_Check(device));
+  if (engine && !across) {
     PyObject *spec = device && device != Py_None ? Py_NewRef(device) : PyUnicode_FromString("auto");
     on = spec ? weirpy_backend_resolve(spec) : NULL;
     Py_XDECREF(spec);
@@ -185,8 +230,14 @@ static PyObject *ifds_solve(PyObject *m, PyObject *args, PyObject *kwargs) {
   }
   weir_ifds_result result = {0};
   weir_ifds_stats stats = {0};
-  weir_status status = engine ? weir_ifds_solve_engine(on->backend, P(problem), NULL, &result, &stats)
-                              : weir_ifds_solve_reference(P(problem), &result, &stats);
+  weir_status status;
+  if (across) {
+    int raised = 0;
+    status = solve_across(device, P(problem), &result, &stats, &raised);
+    if (raised) return NULL;
+  } else
+    status = engine ? weir_ifds_solve_engine(on->backend, P(problem), NULL, &result, &stats)
+                    : weir_ifds_solve_reference(P(problem), &result, &stats);
   if (status != WEIR_OK) return weirpy_raise(status, NULL);
   uint64_t count = result.hold_count, edges = result.path_edges;
   uint32_t *node = result.hold_node, *fact = result.hold_fact;

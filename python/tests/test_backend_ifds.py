@@ -52,6 +52,19 @@ def test_ifds_load_and_both_solvers():
     assert weir.ifds.loads(p.text()).text() == p.text()
 
 
+def test_ifds_solve_across_devices():
+    p = weir.ifds.load(os.path.join(EXAMPLES, "taint.ifds"))
+    ref = weir.ifds.solve(p, solver="reference")
+    with weir.Backend("cpu:2") as b:
+        multi = weir.ifds.solve(p, backend=["cpu:0", "cpu:1", b])  # specs and Backends mixed
+    assert list(multi) == list(ref) and multi.path_edges == ref.path_edges
+    assert multi.stats["devices"] == 3 and multi.stats["rounds"] >= 1
+    with pytest.raises(weir.InvalidArgument, match="Fix:"):
+        weir.ifds.solve(p, backend=[])
+    with pytest.raises(weir.InvalidArgument, match="same device"):
+        weir.ifds.solve(p, backend=["cpu:0", "cpu:0"])
+
+
 def test_ifds_errors_carry_the_location():
     with pytest.raises(weir.ParseError, match=r"mine.ifds:2:.*Fix:"):
         weir.ifds.loads("weir-ifds 1\nfacts x\n", "mine.ifds")

@@ -42,5 +42,6 @@ def loads(text, name="<string>", *, strict=False):
 
 def solve(problem, solver="engine", backend=None):
     """solver "engine" (resident fixed point on `backend`, default "auto": a
-    spec string or weir.Backend) or "reference" (serial oracle; no backend)."""
+    spec string or weir.Backend; a list of them is one solve across those
+    devices, docs/distributed.md) or "reference" (serial oracle; no backend)."""
     return Result(*_ifds_solve(problem, solver, backend=backend))
