@@ -164,6 +164,67 @@ START_TEST(three_cpus_from_tiny_capacities) {
 }
 END_TEST
 
+/* Two call sites in a row each send all 601 facts into a procedure the
+ * other device owns: 1,202 start edges in one round, past the 1,024 per
+ * destination that a forced 16 KiB binding holds for 2 devices. The round
+ * ends early (the outboxes cannot grow), the second call's iteration rolls
+ * back and reruns in the next round; the result is the reference's. One
+ * call site whose fan-out alone passes the limit is a clear error. */
+static weir_ifds_problem *fan_problem(uint32_t facts, int calls) {
+  weir_ifds_builder *b = NULL;
+  weir_ifds_problem *p = NULL;
+  uint32_t id, n0 = 2u * (uint32_t)calls + 1u; /* main: start, (call, return)... */
+  ck_assert(weir_ifds_builder_create(facts, 2, n0 + 2u, &b) == WEIR_OK);
+  ck_assert(weir_ifds_builder_proc(b, 0, 0, n0 - 1u, "main") == WEIR_OK);
+  ck_assert(weir_ifds_builder_proc(b, 1, n0, n0 + 1u, "sink") == WEIR_OK);
+  ck_assert(weir_ifds_builder_flow(b, 1, NULL, 0, NULL, 0, &id) == WEIR_OK);
+  ck_assert(weir_ifds_builder_edge(b, 0, 1, id) == WEIR_OK);
+  for (int c = 0; c < calls; ++c) {
+    uint32_t site = 2u * (uint32_t)c + 1u;
+    ck_assert(weir_ifds_builder_call(b, site, site + 1u, id) == WEIR_OK);
+    ck_assert(weir_ifds_builder_callee(b, site, 1, id, id) == WEIR_OK);
+    if (c + 1 < calls) ck_assert(weir_ifds_builder_edge(b, site + 1u, site + 2u, id) == WEIR_OK);
+  }
+  ck_assert(weir_ifds_builder_edge(b, n0, n0 + 1u, id) == WEIR_OK);
+  for (uint32_t f = 0; f < facts; ++f) ck_assert(weir_ifds_builder_seed(b, 0, f) == WEIR_OK);
+  ck_assert_msg(weir_ifds_builder_build(b, &p) == WEIR_OK, "%s", weir_last_error());
+  weir_ifds_builder_free(b);
+  return p;
+}
+
+START_TEST(full_outboxes_end_a_round_early) {
+  weir_open_options o;
+  memset(&o, 0, sizeof o);
+  o.max_binding_bytes = 16384;
+  weir_backend *b[2] = {NULL};
+  ck_assert(weir_backend_open_ex("cpu:0", &o, &b[0]) == WEIR_OK);
+  ck_assert(weir_backend_open_ex("cpu:1", &o, &b[1]) == WEIR_OK);
+  weir_ifds_problem *p = fan_problem(601, 3);
+  weir_ifds_result want, got;
+  memset(&got, 0, sizeof got);
+  ck_assert(weir_ifds_solve_reference(p, &want, NULL) == WEIR_OK);
+  weir_ifds_stats st;
+  ck_assert_msg(weir_ifds_solve_engine_multi(b, 2, p, NULL, &got, &st) == WEIR_OK, "%s",
+                weir_last_error());
+  char *a = engine_result_text(&want), *g = engine_result_text(&got);
+  ck_assert_str_eq(g, a);
+  ck_assert_uint_ge(st.exchanged_keys, 3u * 601u); /* every call's fan-out moved */
+  free(a);
+  free(g);
+  weir_ifds_result_free(&want);
+  weir_ifds_result_free(&got);
+  weir_ifds_problem_free(p);
+  /* 1,100 facts through one call: past 1,024 in one iteration. */
+  p = fan_problem(1100, 1);
+  weir_status s = weir_ifds_solve_engine_multi(b, 2, p, NULL, &got, &st);
+  ck_assert_int_eq(s, WEIR_ERR_UNSUPPORTED);
+  ck_assert_msg(strstr(weir_last_error(), "one iteration") && strstr(weir_last_error(), "Fix:"),
+                "%s", weir_last_error());
+  weir_ifds_problem_free(p);
+  engine_close_backends(b, 2);
+}
+END_TEST
+
 static void expect_refused(weir_status s, const char *needle) {
   ck_assert_int_eq(s, WEIR_ERR_INVALID_ARGUMENT);
   const char *m = weir_last_error();
@@ -243,6 +304,7 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, three_cpus);
     tcase_add_test(tc, four_cpus);
     tcase_add_test(tc, three_cpus_from_tiny_capacities);
+    tcase_add_test(tc, full_outboxes_end_a_round_early);
     tcase_add_test(tc, bad_device_lists_are_refused);
   }
   suite_add_tcase(suite, tc);

@@ -43,6 +43,7 @@
 #include <time.h>
 
 #include "engine/ifds/engine/multi.h"
+#include "weir/nccl.h"
 
 /* Entries of each outbox and of the inbox to start with; both grow. */
 #define FIRST_OUTBOX 4096u
@@ -66,14 +67,23 @@ static void partition(const weir_ifds_problem *pb, uint32_t size, uint8_t *owner
   }
 }
 
+uint64_t weir_ifds_multi_max_outbox(const ifds_engine *e) {
+  uint64_t max = UINT32_MAX / e->devices;
+  if (e->binding_limit && e->binding_limit / 8u / e->devices < max)
+    max = e->binding_limit / 8u / e->devices;
+  return max;
+}
+
 weir_status weir_ifds_multi_box(ifds_engine *e, uint64_t entries, const char *what, weir_chunk **chunk,
                        int binding) {
   uint64_t bytes = 8u * (entries ? entries : 1u);
   if (e->binding_limit && bytes > e->binding_limit)
     return weir_fail(WEIR_ERR_UNSUPPORTED,
                      "IFDS engine across devices: the %s of device %u needs %llu bytes, but "
-                     "backend '%s' binds at most %llu bytes per buffer. Fix: use fewer devices "
-                     "or devices with a larger per-binding limit (cpu and cuda have none).",
+                     "backend '%s' binds at most %llu bytes per buffer (its limit, or one "
+                     "forced with WEIR_MAX_BINDING_BYTES / max_binding_bytes). Fix: use fewer "
+                     "devices, a backend with a larger per-binding limit, or raise the forced "
+                     "limit.",
                      what, e->device, (unsigned long long)bytes, weir_backend_id(e->backend),
                      (unsigned long long)e->binding_limit);
   weir_chunk *fresh = NULL;
@@ -105,12 +115,22 @@ static weir_status setup_member(multi *mt, uint32_t i, weir_backend *backend, ui
   e->shard_bytes[WEIR_IFDS_B_CTRL] = sizeof ctrl;
   WEIR_TRY(weir_upload(backend, e->buf[WEIR_IFDS_B_CTRL], ctrl, sizeof ctrl));
   WEIR_TRY(weir_ifds_engine_alloc_derived(e));
-  e->out_cap = FIRST_OUTBOX;
-  e->in_cap = FIRST_INBOX;
+  uint64_t out = FIRST_OUTBOX, in = FIRST_INBOX;
   if (mt->o && mt->o->initial_frontier_capacity) /* tests: growth from tiny boxes */
-    e->out_cap = (uint32_t)(e->in_cap = mt->o->initial_frontier_capacity < FIRST_OUTBOX
-                                            ? mt->o->initial_frontier_capacity
-                                            : FIRST_OUTBOX);
+    out = in = mt->o->initial_frontier_capacity < FIRST_OUTBOX ? mt->o->initial_frontier_capacity
+                                                               : FIRST_OUTBOX;
+  /* Within one binding (the outboxes grow up to it; the inbox as needed). */
+  uint64_t max_out = weir_ifds_multi_max_outbox(e);
+  e->out_cap = (uint32_t)(out < max_out ? out : max_out);
+  e->in_cap = e->binding_limit && in > e->binding_limit / 8u ? e->binding_limit / 8u : in;
+  if (e->out_cap == 0)
+    return weir_fail(WEIR_ERR_UNSUPPORTED,
+                     "IFDS engine across devices: backend '%s' binds at most %llu bytes per "
+                     "buffer, less than one 8-byte entry per destination for %u devices. Fix: "
+                     "use fewer devices or raise the forced per-binding limit "
+                     "(WEIR_MAX_BINDING_BYTES / max_binding_bytes).",
+                     weir_backend_id(backend), (unsigned long long)e->binding_limit,
+                     e->devices);
   WEIR_TRY(weir_ifds_multi_box(e, (uint64_t)e->devices * e->out_cap, "outboxes", &m->out, WEIR_IFDS_B_OUT));
   WEIR_TRY(weir_ifds_multi_box(e, e->in_cap, "inbox", &m->in, WEIR_IFDS_B_IN));
   /* The first round starts from a zeroed control block: seeds, advance. */
@@ -127,6 +147,10 @@ static weir_status setup_member(multi *mt, uint32_t i, weir_backend *backend, ui
 static weir_status broadcast_graph(multi *mt, weir_backend *const *backends, uint64_t *words) {
   uint32_t *g = NULL;
   WEIR_TRY(weir_ifds_engine_pack_graph(mt->pb, mt->proc_owner, &g, words, &mt->to_old));
+  /* FNV-1a over every word: flows, edges, calls and seeds, as packed. */
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (uint64_t i = 0; i < *words; ++i) h = (h ^ g[i]) * 0x100000001b3ull;
+  mt->graph_hash = h;
   weir_status st = weir_replica_set_create(backends, mt->local, 4u * *words, &mt->graph);
   weir_chunk *first = NULL;
   if (st == WEIR_OK) st = weir_replica_set_chunk(mt->graph, 0, &first);
@@ -141,25 +165,32 @@ static weir_status broadcast_graph(multi *mt, weir_backend *const *backends, uin
 }
 
 /* Across processes every rank loaded its own copy of the problem: the
- * ownership and the result assume they are the same, so the ranks compare a
- * few counts (a rank given another file stops every rank, naming both). */
+ * ownership and the result assume they are the same, so the ranks compare
+ * counts and a hash of the whole packed supergraph (a rank given another or
+ * an edited file stops every rank, naming it). */
 static weir_status check_same_problem(multi *mt) {
   if (mt->local == mt->size) return WEIR_OK;
   const weir_ifds_problem *pb = mt->pb;
   uint64_t mine[5] = {pb->node_count, pb->fact_count, pb->proc_count, pb->call_count,
-                      pb->succ_offset[pb->node_count] + ((uint64_t)pb->seed_count << 40)};
-  for (uint64_t c = 0; c < mt->width; ++c) weir_ifds_multi_row(mt, mt->first)[c] = c < 5 ? mine[c] : 0u;
+                      mt->graph_hash};
+  uint64_t *own = weir_ifds_multi_row(mt, mt->first);
+  for (uint64_t c = 0; c < mt->width; ++c) own[c] = c < 5 ? mine[c] : 0u;
   WEIR_TRY(weir_ifds_multi_gather_rows(mt));
-  for (uint32_t r = 1; r < mt->size; ++r)
-    if (memcmp(weir_ifds_multi_row(mt, r), weir_ifds_multi_row(mt, 0), sizeof mine) != 0)
+  const uint64_t *first = weir_ifds_multi_row(mt, 0);
+  for (uint32_t r = 1; r < mt->size; ++r) {
+    const uint64_t *other = weir_ifds_multi_row(mt, r);
+    if (memcmp(other, first, sizeof mine) != 0)
       return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                        "IFDS engine across ranks: rank %u loaded another problem than rank 0 "
                        "(nodes %llu vs %llu, facts %llu vs %llu, procedures %llu vs %llu, "
-                       "calls %llu vs %llu). Fix: give every rank the same problem file.",
-                       r, (unsigned long long)weir_ifds_multi_row(mt, r)[0], (unsigned long long)weir_ifds_multi_row(mt, 0)[0],
-                       (unsigned long long)weir_ifds_multi_row(mt, r)[1], (unsigned long long)weir_ifds_multi_row(mt, 0)[1],
-                       (unsigned long long)weir_ifds_multi_row(mt, r)[2], (unsigned long long)weir_ifds_multi_row(mt, 0)[2],
-                       (unsigned long long)weir_ifds_multi_row(mt, r)[3], (unsigned long long)weir_ifds_multi_row(mt, 0)[3]);
+                       "calls %llu vs %llu, supergraph hash %016llx vs %016llx). Fix: give "
+                       "every rank the same problem file.",
+                       r, (unsigned long long)other[0], (unsigned long long)first[0],
+                       (unsigned long long)other[1], (unsigned long long)first[1],
+                       (unsigned long long)other[2], (unsigned long long)first[2],
+                       (unsigned long long)other[3], (unsigned long long)first[3],
+                       (unsigned long long)other[4], (unsigned long long)first[4]);
+  }
   return WEIR_OK;
 }
 
@@ -318,7 +349,17 @@ weir_status weir_ifds_solve_engine_multi(weir_backend *const *backends, size_t c
                      WEIR_IFDS_MAX_DEVICES);
   weir_transport *transport = NULL;
   weir_group *group = NULL;
-  WEIR_TRY(weir_stream_transport_create(NULL, &transport));
+  /* CUDA devices only: NCCL moves the outboxes device to device when
+   * libnccl.so.2 loads; otherwise (and for any other mix) the stream
+   * transport stages them through the host. */
+  int cuda = count > 1;
+  for (size_t i = 0; i < count && cuda; ++i)
+    cuda = backends[i] && strcmp(weir_backend_id(backends[i]), "cuda") == 0;
+  if (cuda && weir_nccl_transport_create(backends, (uint32_t)count, NULL, &transport) != WEIR_OK) {
+    transport = NULL;
+    weir_clear_error();
+  }
+  if (!transport) WEIR_TRY(weir_stream_transport_create(NULL, &transport));
   weir_status st = weir_group_create_local(transport, backends, (uint32_t)count, &group);
   if (st == WEIR_OK) st = weir_ifds_solve_engine_group(group, backends, pb, o, out, stats);
   weir_group_destroy(group);

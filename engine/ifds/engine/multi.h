@@ -42,6 +42,7 @@ typedef struct multi {
   uint64_t *send_counts, *send_displs, *recv_counts, *recv_displs; /* local x size */
   weir_chunk **meta_send, **meta_recv; /* allgather of rows across processes */
   uint64_t rounds, exchanged_keys, iterations;
+  uint64_t graph_hash; /* of the packed supergraph: ranks compare it */
   double seconds_exchange;
 } multi;
 
@@ -50,6 +51,8 @@ static inline uint64_t *weir_ifds_multi_row(const multi *mt, uint32_t rank) {
   return mt->rows + (uint64_t)rank * mt->width;
 }
 double weir_ifds_multi_now(void);
+/* The most entries per destination the outboxes of e can have (one binding). */
+uint64_t weir_ifds_multi_max_outbox(const ifds_engine *e);
 /* A buffer of `entries` keys for binding `binding` of member e, as a chunk
  * (replacing *chunk); refused past the backend's per-binding limit. */
 weir_status weir_ifds_multi_box(ifds_engine *e, uint64_t entries, const char *what,

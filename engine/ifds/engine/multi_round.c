@@ -14,15 +14,18 @@
 /* ---- one round on one member --------------------------------------------- */
 
 /* Larger outboxes; what the round sent before the iteration that ran out
- * (up to the marks) moves along, each destination's part to its new place. */
-static weir_status grow_outboxes(member *m) {
+ * (up to the marks) moves along, each destination's part to its new place.
+ * *full: they are as large as one binding allows already. */
+static weir_status grow_outboxes(member *m, int *full) {
   ifds_engine *e = &m->e;
-  uint64_t need = 0;
+  uint64_t need = 0, max = weir_ifds_multi_max_outbox(e);
   for (uint32_t j = 0; j < e->devices; ++j)
     if (e->ctrl[WEIR_IFDS_C_OUT + j] > need) need = e->ctrl[WEIR_IFDS_C_OUT + j];
   uint64_t cap = 2u * (uint64_t)e->out_cap, want = need + need / 4u + 16u;
   if (want > cap) cap = want;
-  if (cap > UINT32_MAX / e->devices) cap = UINT32_MAX / e->devices;
+  if (cap > max) cap = max;
+  *full = cap <= e->out_cap;
+  if (*full) return WEIR_OK;
   uint32_t old_cap = e->out_cap;
   weir_chunk *old = m->out;
   weir_chunk_retain(old);
@@ -39,10 +42,33 @@ static weir_status grow_outboxes(member *m) {
   return st;
 }
 
+/* The outboxes cannot grow (one binding's worth): the round ends before the
+ * iteration that ran out (a window of its rollback alone, no iteration),
+ * and the exchange sends what the earlier iterations put in the outboxes
+ * (up to the marks, which the rollback restores). Only an iteration that
+ * alone fills them is an error. */
+static weir_status check_flush(const multi *mt, const member *m) {
+  const ifds_engine *e = &m->e;
+  uint64_t kept = 0;
+  for (uint32_t j = 0; j < e->devices; ++j) kept += e->ctrl[WEIR_IFDS_C_OUT_MARK + j];
+  if (kept == 0)
+    return weir_fail(WEIR_ERR_UNSUPPORTED,
+                     "IFDS engine across devices: in round %llu, one iteration of device %u "
+                     "(%s) sends more path edges to one device than its outboxes hold: %u "
+                     "entries per destination, what a binding of %llu bytes allows for %u "
+                     "devices. Fix: use fewer devices, a backend with a larger per-binding "
+                     "limit, or raise WEIR_MAX_BINDING_BYTES / max_binding_bytes if you "
+                     "forced it.",
+                     (unsigned long long)mt->rounds, e->device, weir_backend_id(e->backend),
+                     e->out_cap, (unsigned long long)e->binding_limit, e->devices);
+  return WEIR_OK;
+}
+
 static weir_status run_member(multi *mt, member *m, int head) {
   ifds_engine *e = &m->e;
   window_plan *w = &m->w;
   uint64_t edges_before = e->ctrl[WEIR_IFDS_C_PLOG], iterations_before = e->ctrl[WEIR_IFDS_C_ITER];
+  uint64_t k = m->k;
   for (;;) {
     w->prefix_count = 0;
     /* plan_rebuild reads e->ctrl, which the read-back overwrites: plan first. */
@@ -54,7 +80,7 @@ static weir_status run_member(multi *mt, member *m, int head) {
     void *into = e->ctrl;
     e->windows++;
     weir_status st = weir_dispatch_repeated_sequence_read_ranges_into(
-        e->backend, w->prefix, w->prefix_count, w->repeated, w->repeated_count, m->k, &read, 1,
+        e->backend, w->prefix, w->prefix_count, w->repeated, w->repeated_count, k, &read, 1,
         &into, 1);
     if (st != WEIR_OK)
       return weir_fail_context(st, "IFDS engine across devices: device %u (%s), round %llu",
@@ -76,16 +102,21 @@ static weir_status run_member(multi *mt, member *m, int head) {
                        (unsigned long long)e->caps.plog);
     if (head) m->in_count = 0; /* merged: the log holds them (below B) */
     if (!(state & WEIR_IFDS_S_OVERFLOW)) {
-      weir_ifds_engine_adapt_grid(e, edges_before, iterations_before);
+      if (k) weir_ifds_engine_adapt_grid(e, edges_before, iterations_before);
       return WEIR_OK;
     }
     /* Roll this round's iteration back and redo it (window.c). */
     uint32_t over = e->ctrl[WEIR_IFDS_C_OVERFLOW];
+    int full = 0;
     if (over & WEIR_IFDS_O_LOOP) WEIR_TRY(weir_ifds_engine_split_loops(e));
-    if (over & WEIR_IFDS_O_OUT) WEIR_TRY(grow_outboxes(m));
+    if (over & WEIR_IFDS_O_OUT) WEIR_TRY(grow_outboxes(m, &full));
     WEIR_TRY(weir_ifds_engine_grow(e));
     m->rebuild = 1;
     head = 0;
+    if (full) {
+      WEIR_TRY(check_flush(mt, m));
+      k = 0;
+    }
   }
 }
 
@@ -168,15 +199,20 @@ static weir_status exchange(multi *mt) {
 
 static weir_status check_progress(multi *mt, uint64_t *last_edges, uint64_t *last_iter,
                                   uint32_t *stalled) {
-  uint64_t edges = 0, iter = 0;
+  uint64_t edges = 0, iter = 0, busiest = 0;
   for (uint32_t r = 0; r < mt->size; ++r) {
+    uint64_t member_iter = weir_ifds_multi_row(mt, r)[mt->size + ROW_ITER];
     edges += weir_ifds_multi_row(mt, r)[mt->size + ROW_LOG];
-    iter += weir_ifds_multi_row(mt, r)[mt->size + ROW_ITER];
+    iter += member_iter;
+    if (member_iter > busiest) busiest = member_iter;
   }
   *stalled = edges == *last_edges && iter == *last_iter ? *stalled + 1u : 0u;
   *last_edges = edges;
   *last_iter = iter;
-  if (mt->o && mt->o->progress) mt->o->progress(mt->o->progress_user, mt->rounds, edges);
+  /* Iterations of the busiest member; path edges in all the members' logs
+   * (which also hold the exit edges a member received, so a little more
+   * than the result will count). */
+  if (mt->o && mt->o->progress) mt->o->progress(mt->o->progress_user, busiest, edges);
   if (*stalled < NO_PROGRESS_ROUNDS) return WEIR_OK;
   return weir_fail(WEIR_ERR_DEVICE,
                    "IFDS engine across devices: %u rounds in a row ended without a new path "
