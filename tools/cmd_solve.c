@@ -3,10 +3,12 @@
  * the result file and a one-line summary. `--mpi` runs the MPI runner,
  * weir-solve-mpi (solve_mpi.c), in place of this process. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tools/cli_util.h"
@@ -112,9 +114,39 @@ static int split_backends(weir_solve_args *a, int quiet) {
   return 0;
 }
 
+/* The same path, or two names of one existing file. */
+static int same_file(const char *x, const char *y) {
+  struct stat sx, sy;
+  if (strcmp(x, y) == 0) return 1;
+  return stat(x, &sx) == 0 && stat(y, &sy) == 0 && sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
+}
+
+/* Whether a file can be created next to `path` (where the result and the
+ * stats are written through a temporary file): checked before loading and
+ * solving, so that an unwritable -o does not cost a whole solve. */
+static weir_status probe_writable(const char *option, const char *path) {
+  char probe[4096];
+  int n = snprintf(probe, sizeof probe, "%s.probe-%ld", path, (long)getpid());
+  int fd = n > 0 && (size_t)n < sizeof probe ? open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600) : -1;
+  if (fd >= 0) {
+    close(fd);
+    unlink(probe);
+    return WEIR_OK;
+  }
+  return weir_fail(WEIR_ERR_IO,
+                   "%s '%s': cannot create a file there (%s). Fix: pick a path in a writable "
+                   "directory.",
+                   option, path, strerror(errno));
+}
+
+weir_status weir_solve_probe_outputs(const weir_solve_args *a) {
+  if (a->result) WEIR_TRY(probe_writable("-o", a->result));
+  if (a->stats) WEIR_TRY(probe_writable("--stats", a->stats));
+  return WEIR_OK;
+}
+
 int weir_solve_parse(int argc, char **argv, weir_solve_args *a, int quiet) {
   memset(a, 0, sizeof *a);
-  a->solver = "engine";
   for (int i = 1; i < argc; ++i) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     const char **slot = strcmp(argv[i], "-o") == 0          ? &a->result
@@ -128,6 +160,9 @@ int weir_solve_parse(int argc, char **argv, weir_solve_args *a, int quiet) {
       a->progress = 1;
     } else if (strcmp(argv[i], "--mpi") == 0) {
       a->mpi = 1;
+    } else if (slot && v && *slot) {
+      return parse_error(quiet, "%s given twice ('%s', then '%s'). Fix: give it once.", argv[i],
+                         *slot, v);
     } else if (slot && v) {
       *slot = v;
       ++i;
@@ -138,8 +173,13 @@ int weir_solve_parse(int argc, char **argv, weir_solve_args *a, int quiet) {
                          slot ? "missing the value of" : "unexpected argument", argv[i]);
     }
   }
+  if (!a->solver) a->solver = "engine";
   if (!a->problem)
     return parse_error(quiet, "no problem file given. Fix: weir solve PROBLEM.ifds (see --help).");
+  if (a->result && a->stats && same_file(a->result, a->stats))
+    return parse_error(quiet, "-o '%s' and --stats '%s' are the same file: the stats would "
+                       "replace the result. Fix: give them different paths.",
+                       a->result, a->stats);
   if (strcmp(a->solver, "engine") && strcmp(a->solver, "reference"))
     return parse_error(quiet, "unknown solver '%s'. Fix: use --solver engine or --solver reference.",
                        a->solver);
@@ -402,6 +442,10 @@ int weir_cmd_solve(int argc, char **argv) {
 #endif
   weir_solve_args a;
   if (weir_solve_parse(argc, argv, &a, 0) != 0) return 2;
+  if (weir_solve_probe_outputs(&a) != WEIR_OK) {
+    fprintf(stderr, "weir solve: %s\n", weir_last_error());
+    return 1;
+  }
   double t0 = weir_cli_now();
   weir_ifds_problem *problem = NULL;
   weir_ifds_load_options load_options = {.strict = a.strict};

@@ -41,6 +41,8 @@ void weir_solve_on_progress(void *user, uint64_t iterations, uint64_t path_edges
 void weir_solve_on_phase(void *user, const char *phase, double seconds);
 void weir_solve_progress_done(weir_solve_progress *p);
 
+/* Whether -o and --stats can be created (before loading and solving). */
+weir_status weir_solve_probe_outputs(const weir_solve_args *a);
 /* Writes the result (-o, else standard output) and --stats through temporary
  * files renamed into place once both are complete. */
 weir_status weir_solve_write_outputs(const weir_solve_args *a, const weir_ifds_result *result,

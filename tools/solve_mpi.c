@@ -160,6 +160,8 @@ int weir_solve_mpi_main(int argc, char **argv) {
   }
   if (rank == 0) weir_solve_print_warnings(a.problem, problem);
   s = weir_group_agree(group, restore(opened, open_error));
+  if (s == WEIR_OK) /* rank 0 writes the outputs: it checks that it can before solving */
+    s = weir_group_agree(group, rank == 0 ? weir_solve_probe_outputs(&a) : WEIR_OK);
   if (s != WEIR_OK) {
     fprintf(stderr, "weir solve (rank %d of %d): %s\n", rank, size, weir_last_error());
     code = weir_solve_exit_code(s);

@@ -158,7 +158,7 @@ static PyObject *stats_dict(const weir_ifds_stats *s) {
       (unsigned long long)s->peak_resident_bytes, "growths", (unsigned long long)s->growths,
       "seconds_upload", s->seconds_upload, "seconds_solve", s->seconds_solve,
       "seconds_readback", s->seconds_readback);
-  if (!d || s->devices <= 1) return d;
+  if (!d || s->devices == 0) return d;
   /* Across devices (a list of backends): the exchanges. */
   PyObject *more = Py_BuildValue("{s:I,s:K,s:K,s:K,s:d}", "devices", s->devices, "rounds",
                                  (unsigned long long)s->rounds, "exchanged_keys",
@@ -221,7 +221,26 @@ static PyObject *ifds_solve(PyObject *m, PyObject *args, PyObject *kwargs) {
   weirpy_Backend *host = weirpy_backend_resolve(NULL); /* where the holds land */
   if (!host) return NULL;
   weirpy_Backend *on = NULL;
-  int across = engine && device && (PyList_Check(device) || PyTuple_Check(device));
+  int across = device && (PyList_Check(device) || PyTuple_Check(device));
+  if (across && !engine)
+    return weirpy_raise_msg(WEIR_ERR_INVALID_ARGUMENT,
+                            "solver=\"reference\" with a list of backends: the reference "
+                            "solver runs on the host, on no device. Fix: drop solver= to solve "
+                            "across those devices with the engine, or drop backend=.");
+  /* "cpu:0,cpu:1" is the same list as in `weir solve --backend`. */
+  PyObject *split = NULL;
+  if (engine && device && PyUnicode_Check(device)) {
+    const char *text = PyUnicode_AsUTF8AndSize(device, NULL);
+    if (!text) return NULL;
+    if (strchr(text, ',')) {
+      PyObject *comma = PyUnicode_FromString(",");
+      split = comma ? PyUnicode_Split(device, comma, -1) : NULL;
+      Py_XDECREF(comma);
+      if (!split) return NULL;
+      device = split;
+      across = 1;
+    }
+  }
   if (engine && !across) {
     PyObject *spec = device && device != Py_None ? Py_NewRef(device) : PyUnicode_FromString("auto");
     on = spec ? weirpy_backend_resolve(spec) : NULL;
@@ -234,6 +253,7 @@ static PyObject *ifds_solve(PyObject *m, PyObject *args, PyObject *kwargs) {
   if (across) {
     int raised = 0;
     status = solve_across(device, P(problem), &result, &stats, &raised);
+    Py_XDECREF(split);
     if (raised) return NULL;
   } else
     status = engine ? weir_ifds_solve_engine(on->backend, P(problem), NULL, &result, &stats)

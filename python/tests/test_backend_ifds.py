@@ -59,8 +59,11 @@ def test_ifds_solve_across_devices():
         multi = weir.ifds.solve(p, backend=["cpu:0", "cpu:1", b])  # specs and Backends mixed
     assert list(multi) == list(ref) and multi.path_edges == ref.path_edges
     assert multi.stats["devices"] == 3 and multi.stats["rounds"] >= 1
+    assert list(weir.ifds.solve(p, backend="cpu:0,cpu:1")) == list(ref)  # as in weir solve
     with pytest.raises(weir.InvalidArgument, match="Fix:"):
         weir.ifds.solve(p, backend=[])
+    with pytest.raises(weir.InvalidArgument, match="reference solver runs on the host"):
+        weir.ifds.solve(p, solver="reference", backend=["cpu:0", "cpu:1"])
     with pytest.raises(weir.InvalidArgument, match="same device"):
         weir.ifds.solve(p, backend=["cpu:0", "cpu:0"])
 

@@ -35,6 +35,16 @@ else
 fi
 refused 2 "open the same device" --backend cpu:0,cpu:1,cpu:0
 refused 2 "open the same device" --backend cpu,cpu:0
+refused 2 "given twice" --backend cpu:0 --backend cpu:1
+refused 2 "are the same file" --backend cpu:0,cpu:1 --stats "$work/out.result"
+# An output that cannot be created is refused before loading and solving.
+out=$("$weir" solve "$p" --backend cpu:0,cpu:1 -o "$work/no-such-dir/r.result" --progress 2>&1)
+rc=$?
+echo "unwritable -o: exit $rc: $out"
+if [ $rc -ne 1 ] || ! echo "$out" | grep -q "cannot create a file there.*Fix:"; then
+  echo "FAIL: an unwritable -o is not refused with exit 1 and a Fix"; fail=1
+fi
+if echo "$out" | grep -q "loaded"; then echo "FAIL: it loaded the problem first"; fail=1; fi
 # Distinct cpu instances are distinct devices: the reference solver's result.
 "$weir" solve "$p" --solver reference -o "$work/ref.result" >/dev/null || fail=1
 if "$weir" solve "$p" --backend cpu:1,cpu:0 -o "$work/two.result" >/dev/null; then
