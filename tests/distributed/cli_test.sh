@@ -48,7 +48,9 @@ while read -r f; do
   fi
 done < "$work/problems/list"
 want=$(wc -l < "$work/problems/list")
-if [ "$count" -ne "$want" ] || [ "$count" -lt 20 ]; then
+least=20
+[ -n "${WEIR_TEST_QUICK:-}" ] && least=10 # problems.sh: the sanitizer build's smaller set
+if [ "$count" -ne "$want" ] || [ "$count" -lt "$least" ]; then
   echo "FAIL: $what: solved $count of the $want problems"; fail=1
 fi
 [ $fail -eq 0 ] && echo "$what: $count problems, every result identical to the reference solver's"
