@@ -3,7 +3,12 @@
  * points, half that for a real one, whatever the algorithm does. Each run is
  * one weir_fft_execute (one dispatch, one fence) of a plan made beforehand;
  * the median of --runs after one warm-up. numpy.fft in the same run:
- * bench/fft/fft_bench.py. Backends without FFT are reported and skipped. */
+ * bench/fft/fft_bench.py. A backend that cannot be opened here (unavailable)
+ * is reported and skipped; a case its FFT cannot do (WEIR_ERR_UNSUPPORTED /
+ * _UNAVAILABLE) is reported on stderr, listed as skipped in the table and the
+ * JSON, and the other cases still run. A spec that names no backend is a
+ * usage error (exit 2). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +20,7 @@
 #include "weir/weir.h"
 
 #define FFT_BENCH_MAX 32
+#define FFT_BENCH_MAX_N 4294967295ull /* weir_fft_plan's longest axis, 2^32-1 */
 
 typedef struct fft_bench_cli {
   const char *backends[FFT_BENCH_MAX];
@@ -41,7 +47,10 @@ static void usage(FILE *out) {
           "numpy.fft side by side: bench/fft/fft_bench.py --weir PATH/weir\n");
 }
 
-static int parse_list(const char *text, uint64_t *out, size_t max, size_t *count) {
+/* 0, or -1 (not a list of 1..max positive integers), or -2 (a value above
+ * FFT_BENCH_MAX_N, left in *too_big). */
+static int parse_list(const char *text, uint64_t *out, size_t max, size_t *count,
+                      uint64_t *too_big) {
   char copy[512];
   snprintf(copy, sizeof copy, "%s", text);
   *count = 0;
@@ -49,6 +58,10 @@ static int parse_list(const char *text, uint64_t *out, size_t max, size_t *count
   for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
     if (*count == max || weir_cli_parse_u64(t, &out[(*count)++]) != 0 || out[*count - 1] == 0)
       return -1;
+    else if (out[*count - 1] > FFT_BENCH_MAX_N) {
+      *too_big = out[*count - 1];
+      return -2;
+    }
   return *count ? 0 : -1;
 }
 
@@ -75,7 +88,15 @@ static int parse(fft_bench_cli *c, int argc, char **argv) {
     } else if (strcmp(a, "--backend") == 0 && c->backend_count < FFT_BENCH_MAX) {
       c->backends[c->backend_count++] = v;
     } else if (strcmp(a, "--sizes") == 0) {
-      bad = parse_list(v, c->sizes, FFT_BENCH_MAX, &c->size_count) != 0;
+      uint64_t too_big = 0;
+      int r = parse_list(v, c->sizes, FFT_BENCH_MAX, &c->size_count, &too_big);
+      if (r == -2) {
+        fprintf(stderr, "weir bench fft: --sizes %s: length %llu is above the largest FFT length "
+                "%llu (2^32-1). Fix: pass lengths 1 .. %llu.\n", v, (unsigned long long)too_big,
+                FFT_BENCH_MAX_N, FFT_BENCH_MAX_N);
+        return 2;
+      }
+      bad = r != 0;
     } else if (strcmp(a, "--batch") == 0) {
       bad = weir_cli_parse_u64(v, &c->batch) != 0 || c->batch == 0;
     } else if (strcmp(a, "--kinds") == 0) {
@@ -157,14 +178,34 @@ int weir_cmd_bench_fft(int argc, char **argv) {
   memset(&c, 0, sizeof c);
   int rc = parse(&c, argc, argv);
   if (rc) return rc < 0 ? 0 : rc;
+  /* every backend spec is checked, and the JSON file created, before the
+   * first (slow) run, so a typo fails at once */
+  weir_backend *opened[FFT_BENCH_MAX] = {0};
+  for (size_t bi = 0; bi < c.backend_count; ++bi) {
+    weir_status st = weir_backend_open(c.backends[bi], &opened[bi]);
+    if (st == WEIR_ERR_UNAVAILABLE) {
+      fprintf(stderr, "weir bench fft: skipping backend %s (not available here): %s\n",
+              c.backends[bi], weir_last_error());
+    } else if (st != WEIR_OK) {
+      fprintf(stderr, "weir bench fft: --backend %s: %s\n", c.backends[bi], weir_last_error());
+      if (!strstr(weir_last_error(), "Fix:"))
+        fprintf(stderr, "Fix: pass a backend spec such as cpu, cpu:4, vulkan, cuda:0 (`weir "
+                "devices` lists them).\n");
+      for (size_t k = 0; k < bi; ++k) weir_backend_close(opened[k]);
+      return 2;
+    }
+  }
   FILE *json = c.json ? fopen(c.json, "w") : NULL;
   if (c.json && !json) {
-    fprintf(stderr, "weir bench fft: cannot write '%s'. Fix: pick a writable path.\n", c.json);
-    return 1;
+    fprintf(stderr, "weir bench fft: cannot write --json '%s': %s. Fix: pick a writable path.\n",
+            c.json, strerror(errno));
+    for (size_t bi = 0; bi < c.backend_count; ++bi) weir_backend_close(opened[bi]);
+    return 2;
   }
   uint64_t *samples = calloc((size_t)c.runs, sizeof *samples);
   if (!samples) {
     if (json) fclose(json);
+    for (size_t bi = 0; bi < c.backend_count; ++bi) weir_backend_close(opened[bi]);
     fprintf(stderr, "weir bench fft: no memory for %llu samples. Fix: fewer --runs.\n",
             (unsigned long long)c.runs);
     return 1;
@@ -173,28 +214,45 @@ int weir_cmd_bench_fft(int argc, char **argv) {
   printf("| backend | kind | n | batch | dtype | median ms | GFLOP/s |\n"
          "| --- | --- | ---: | ---: | --- | ---: | ---: |\n");
   int first = 1;
+  size_t skipped = 0;
   for (size_t bi = 0; bi < c.backend_count && rc == 0; ++bi) {
-    weir_backend *b = NULL;
-    if (weir_backend_open(c.backends[bi], &b) != WEIR_OK) {
-      fprintf(stderr, "weir bench fft: skipping %s: %s\n", c.backends[bi], weir_last_error());
-      continue;
-    }
-    for (int p = 0; p < 2 && b; ++p)
-      for (int k = 0; k < 2 && b; ++k)
-        for (size_t s = 0; s < c.size_count && b; ++s) {
+    weir_backend *b = opened[bi];
+    if (!b) continue;
+    for (int p = 0; p < 2 && rc == 0; ++p)
+      for (int k = 0; k < 2 && rc == 0; ++k)
+        for (size_t s = 0; s < c.size_count && rc == 0; ++s) {
           if (!c.dtypes[p] || !c.kinds[k]) continue;
           uint64_t n = c.sizes[s];
           uint64_t batch = c.batch ? c.batch : ((1ull << 20) / n ? (1ull << 20) / n : 1);
           uint64_t med = 0, mn = 0;
+          const char *kind = k ? "r2c" : "c2c", *dtype = p ? "float64" : "float32";
           weir_status st = run_case(b, k ? WEIR_FFT_R2C : WEIR_FFT_C2C,
                                     p ? WEIR_FFT_F64 : WEIR_FFT_F32, n, batch, c.runs, samples,
                                     &med, &mn);
-          if (st == WEIR_ERR_UNSUPPORTED) { /* said once per backend */
-            fprintf(stderr, "weir bench fft: skipping %s: %s\n", c.backends[bi],
-                    weir_last_error());
-            weir_backend_close(b);
-            b = NULL;
-            break;
+          if (st == WEIR_ERR_UNSUPPORTED || st == WEIR_ERR_UNAVAILABLE) { /* this case only */
+            const char *why = weir_last_error();
+            fprintf(stderr, "weir bench fft: skipping %s %s n=%llu batch=%llu %s: %s\n",
+                    c.backends[bi], kind, (unsigned long long)n, (unsigned long long)batch,
+                    dtype, why);
+            printf("| %s | %s | %llu | %llu | %s | skipped | skipped |\n", c.backends[bi], kind,
+                   (unsigned long long)n, (unsigned long long)batch, dtype);
+            fflush(stdout);
+            if (json) {
+              fprintf(json,
+                      "%s\n {\"backend\": \"%s\", \"kind\": \"%s\", \"n\": %llu, "
+                      "\"batch\": %llu, \"dtype\": \"%s\", \"skipped\": \"",
+                      first ? "" : ",", c.backends[bi], kind, (unsigned long long)n,
+                      (unsigned long long)batch, dtype);
+              for (const char *q = why; *q; ++q) { /* a JSON string */
+                if (*q == '"' || *q == '\\') fprintf(json, "\\%c", *q);
+                else if ((unsigned char)*q < 0x20) fprintf(json, "\\u%04x", (unsigned char)*q);
+                else fputc(*q, json);
+              }
+              fprintf(json, "\"}");
+            }
+            first = 0;
+            ++skipped;
+            continue;
           }
           if (st != WEIR_OK) {
             rc = weir_cli_report("bench fft", st);
@@ -203,7 +261,6 @@ int weir_cmd_bench_fft(int argc, char **argv) {
           double flops = 5.0 * (double)n * log2((double)(n > 1 ? n : 2)) * (double)batch *
                          (k ? 0.5 : 1.0);
           double gflops = flops / ((double)med * 1e-9) / 1e9;
-          const char *kind = k ? "r2c" : "c2c", *dtype = p ? "float64" : "float32";
           printf("| %s | %s | %llu | %llu | %s | %.3f | %.2f |\n", c.backends[bi], kind,
                  (unsigned long long)n, (unsigned long long)batch, dtype, (double)med * 1e-6,
                  gflops);
@@ -217,8 +274,11 @@ int weir_cmd_bench_fft(int argc, char **argv) {
                     (unsigned long long)mn, gflops);
           first = 0;
         }
-    weir_backend_close(b);
   }
+  for (size_t bi = 0; bi < c.backend_count; ++bi) weir_backend_close(opened[bi]);
+  if (skipped && rc == 0)
+    fprintf(stderr, "weir bench fft: %zu case(s) skipped (reasons above; docs/fft.md lists what "
+            "each backend's FFT can do)\n", skipped);
   if (json) {
     fprintf(json, "\n]\n");
     fclose(json);

@@ -142,12 +142,23 @@ static _Thread_local const struct VolkDeviceTable *vkfft_table;
 #undef vkUpdateDescriptorSets
 #undef vkWaitForFences
 
+/* How a plan runs (see weir_vk_fft_plan). */
+enum {
+  FFT_DIRECT = 0,   /* VkFFT's own C2C / R2C / C2R */
+  FFT_VIA_C2C = 1,  /* a real transform VkFFT refuses, as a C2C between two moves */
+  FFT_IDENTITY = 2  /* every axis of length 1: a copy (or a move) */
+};
+/* fft_real_u32's modes (programs/glsl/fft_real_u32.comp) */
+enum { MOVE_PROMOTE = 0, MOVE_REAL_PART = 1, MOVE_HALF = 2, MOVE_HERMITIAN = 3 };
+
 typedef struct vk_fft {
   weir_fft_desc desc;
   VkFFTApplication app;
   int inverse; /* VkFFTAppend: 1 inverse, -1 forward */
   int c2r;
-  uint64_t in_bytes, out_bytes;   /* VkFFT reads these through pointers: keep them here */
+  int route;                      /* FFT_* */
+  uint64_t in_bytes, out_bytes;   /* the step's input and output */
+  uint64_t app_in_bytes, app_out_bytes; /* VkFFT reads these through pointers: keep them here */
   weir_vk_buffer own_in, own_out; /* the plan's buffers: first binding, copies, staging */
   VkBuffer set[2][2];             /* [which][input, output]: what VkFFT's pointers point at */
   int which;
@@ -160,6 +171,12 @@ typedef struct vk_fft {
   uint32_t scale_count; /* real values of the output */
   weir_program scale_program;
   weir_vk_program *scale_state;
+  /* FFT_VIA_C2C / FFT_IDENTITY: the moves before and after (fft_real_u32) */
+  weir_program move_program;
+  weir_vk_program *move_state;
+  uint32_t pre_mode, post_mode, pre_count, post_count;
+  uint32_t move_push[8]; /* mode, count, w, n, h, d1, d2, 0 */
+  int rebound;           /* FFT_VIA_C2C: VkFFT's descriptor sets rewritten once */
 } vk_fft;
 
 static const char *vkfft_error_name(VkFFTResult r) {
@@ -190,6 +207,7 @@ void weir_vk_fft_destroy(void *self, void *plan) {
   vkfft_table = &vk->vk;
   deleteVkFFT(&f->app);
   if (f->scale_state) weir_vk_release_program(vk, &f->scale_program, f->scale_state);
+  if (f->move_state) weir_vk_release_program(vk, &f->move_program, f->move_state);
   weir_vk_buffer_destroy(vk, &f->own_in);
   weir_vk_buffer_destroy(vk, &f->own_out);
   free(f);
@@ -204,36 +222,133 @@ static weir_status unsupported(const weir_vk *vk, const char *what, const weir_f
                    (unsigned long long)d->batch, (unsigned long long)d->inner);
 }
 
+/* VkFFT's application for `dims` (fastest first). real_plan: VkFFT's own
+ * R2C/C2R; else a C2C (of the plan's kind for FFT_DIRECT, or standing in for
+ * a real transform: FFT_VIA_C2C) between the plan's own buffers. */
+static VkFFTResult init_app(weir_vk *vk, vk_fft *f, const weir_fft_desc *d, const uint64_t dims[3],
+                            uint32_t ndim, int real_plan, int vk_normalize) {
+  uint64_t cdims[3] = {dims[0], dims[1], dims[2]}, rstride = 1, cstride = 1;
+  if (real_plan) cdims[0] = dims[0] / 2 + 1;
+  VkFFTConfiguration c = {0};
+  c.FFTdim = ndim;
+  for (int i = 0; i < 3; ++i) {
+    c.size[i] = dims[i];
+    rstride *= dims[i];
+    cstride *= cdims[i];
+    c.bufferStride[i] = real_plan ? cstride : rstride;
+    c.inputBufferStride[i] = real_plan && d->kind == WEIR_FFT_R2C ? rstride : c.bufferStride[i];
+    c.outputBufferStride[i] = real_plan && d->kind == WEIR_FFT_C2R ? rstride : c.bufferStride[i];
+  }
+  if (d->inner > 1) c.omitDimension[0] = 1;
+  c.numberBatches = d->batch;
+  c.physicalDevice = &vk->physical;
+  c.device = &vk->device;
+  c.queue = &vk->queue;
+  c.commandPool = &vk->pool;
+  c.fence = &vk->fence;
+  c.doublePrecision = d->precision == WEIR_FFT_F64;
+  c.performR2C = (uint64_t)real_plan;
+  c.normalize = (uint64_t)vk_normalize;
+  /* Known: for lengths VkFFT runs through Bluestein (a prime factor above
+   * 13) VkFFT 1.2.26 writes one null descriptor while planning (validation:
+   * VUID-VkDescriptorBufferInfo-buffer-02998); results are correct. */
+  c.makeForwardPlanOnly = f->inverse < 0;
+  c.makeInversePlanOnly = f->inverse > 0;
+
+  f->set[0][0] = f->own_in.buffer;
+  f->set[0][1] = f->own_out.buffer;
+  f->which = 0;
+  if (real_plan && f->c2r) { /* complex input (a copy) in `buffer`, real result to outputBuffer */
+    c.buffer = &f->set[0][0];
+    c.bufferSize = &f->app_in_bytes;
+    c.isOutputFormatted = 1;
+    c.outputBuffer = &f->set[0][1];
+    c.outputBufferSize = &f->app_out_bytes;
+    c.inputBuffer = &f->set[0][0]; /* unused, but never a null descriptor */
+    c.inputBufferSize = &f->app_in_bytes;
+  } else { /* input in inputBuffer, result in buffer (both directions) */
+    c.isInputFormatted = 1;
+    c.inputBuffer = &f->set[0][0];
+    c.inputBufferSize = &f->app_in_bytes;
+    c.buffer = &f->set[0][1];
+    c.bufferSize = &f->app_out_bytes;
+    c.outputBuffer = &f->set[0][1]; /* unused, but never a null descriptor */
+    c.outputBufferSize = &f->app_out_bytes;
+  }
+  vkfft_table = &vk->vk;
+  VkFFTResult r = initializeVkFFT(&f->app, c);
+  if (r != VKFFT_SUCCESS) memset(&f->app, 0, sizeof f->app); /* it frees what it made */
+  return r;
+}
+
+/* The plan's own buffers (VkFFT's bindings), replacing earlier ones. */
+static weir_status own_buffers(weir_vk *vk, vk_fft *f, uint64_t in_bytes, uint64_t out_bytes) {
+  weir_vk_buffer_destroy(vk, &f->own_in);
+  weir_vk_buffer_destroy(vk, &f->own_out);
+  f->app_in_bytes = in_bytes;
+  f->app_out_bytes = out_bytes;
+  weir_status st = weir_vk_buffer_create(vk, in_bytes, vk->buffer_type, 0, &f->own_in);
+  if (st == WEIR_OK) st = weir_vk_buffer_create(vk, out_bytes, vk->buffer_type, 0, &f->own_out);
+  return st;
+}
+
+static weir_status prepare_move(weir_vk *vk, vk_fft *f) {
+  f->move_program = (weir_program){.name = "fft_real_u32",
+                                   .spirv = weir_spirv_fft_real_u32,
+                                   .spirv_bytes = sizeof weir_spirv_fft_real_u32,
+                                   .binding_count = 2,
+                                   .push_constant_bytes = sizeof f->move_push,
+                                   .workgroup_size = {256, 1, 1},
+                                   .default_grid_binding = WEIR_NO_BINDING};
+  void *state = NULL;
+  weir_status st = weir_vk_prepare_program(vk, &f->move_program, &state);
+  f->move_state = state;
+  return st;
+}
+
+static uint64_t mul3(uint64_t a, uint64_t b, uint64_t c) {
+  uint64_t r;
+  if (__builtin_mul_overflow(a, b, &r) || __builtin_mul_overflow(r, c, &r)) return UINT64_MAX;
+  return r;
+}
+
+/* Plans d. Routes (docs/fft.md, "vulkan: VkFFT"):
+ * - FFT_DIRECT: VkFFT's own transform of d's kind over the axes longer
+ *   than 1 (length-1 axes are identities; VkFFT refuses them).
+ * - FFT_VIA_C2C: a real transform VkFFT's R2C/C2R refuses
+ *   (VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C: many odd lengths, e.g. 2049,
+ *   3001, 4097, 8191, 15015, 65537) or whose last axis has length 1: R2C
+ *   promotes the real input to complex in the plan's buffer, runs a forward
+ *   C2C and keeps the half spectrum; C2R fills the full Hermitian spectrum
+ *   (numpy's irfftn on any input), runs an inverse C2C and keeps the real
+ *   parts. Twice the memory of the direct route, three passes.
+ * - FFT_IDENTITY: every axis has length 1 (N = 1, so every norm is 1): C2C
+ *   copies the input (nothing in place), R2C writes (x, 0), C2R the real
+ *   parts. */
 weir_status weir_vk_fft_plan(void *self, const weir_fft_desc *d, void **out_plan) {
   weir_vk *vk = self;
   *out_plan = NULL;
-  char why[160];
+  char why[200];
   if (d->precision == WEIR_FFT_F64 && !vk->has_float64)
     return unsupported(vk, "precision float64 needs shaderFloat64, which the device lacks", d);
   if (d->kind != WEIR_FFT_C2C && d->inner > 1)
     return unsupported(vk, "inner > 1 (strided transforms) is supported for C2C only", d);
-  if (d->kind != WEIR_FFT_C2C && d->shape[d->rank - 1] == 1)
-    return unsupported(vk, "a real transform over a last axis of length 1 (shape[rank-1] = 1)", d);
-  /* VkFFT's axes, fastest first: [inner,] shape[rank-1], ..., shape[0];
-   * axes of length 1 are identities and left out (VkFFT refuses them). */
+  int real = d->kind != WEIR_FFT_C2C;
+  uint64_t n_last = d->shape[d->rank - 1];
+  /* VkFFT's axes, fastest first: [inner,] the axes longer than 1, last first */
   uint64_t dims[3] = {1, 1, 1};
   uint32_t ndim = 0, axes = 0;
-  for (uint32_t a = 0; a < d->rank; ++a) axes += d->shape[a] > 1 || (a + 1 == d->rank && d->kind != WEIR_FFT_C2C);
-  if (axes == 0)
-    return unsupported(vk, "every transformed axis has length 1 (shape[...] = 1: an identity VkFFT "
-                           "does not plan)", d);
-  if (d->inner > 1) dims[ndim++] = d->inner;
+  for (uint32_t a = 0; a < d->rank; ++a) axes += d->shape[a] > 1;
+  if (axes > 0 && d->inner > 1) dims[ndim++] = d->inner;
   if (axes + ndim > 3) {
     snprintf(why, sizeof why, "rank %u%s exceeds VkFFT's 3 dimensions", axes,
              d->inner > 1 ? " + an inner batch axis" : "");
     return unsupported(vk, why, d);
   }
   for (uint32_t a = d->rank; a-- > 0;)
-    if (d->shape[a] > 1 || (a + 1 == d->rank && d->kind != WEIR_FFT_C2C)) dims[ndim++] = d->shape[a];
-  uint64_t real = d->precision == WEIR_FFT_F64 ? 8 : 4;
-  uint64_t cdims[3] = {dims[0], dims[1], dims[2]};
-  if (d->kind != WEIR_FFT_C2C) cdims[0] = dims[0] / 2 + 1;
-  uint64_t n_total = 1, rstride = 1, cstride = 1;
+    if (d->shape[a] > 1) dims[ndim++] = d->shape[a];
+  uint64_t real_bytes = d->precision == WEIR_FFT_F64 ? 8 : 4, w = real_bytes / 4;
+  uint64_t n_total = 1;
   for (uint32_t a = 0; a < d->rank; ++a) n_total *= d->shape[a];
 
   vk_fft *f = calloc(1, sizeof *f);
@@ -246,12 +361,12 @@ weir_status weir_vk_fft_plan(void *self, const weir_fft_desc *d, void **out_plan
   uint64_t csize = 1, rsize = 1;
   for (uint32_t a = 0; a < d->rank; ++a) {
     rsize *= d->shape[a];
-    csize *= a + 1 == d->rank && d->kind != WEIR_FFT_C2C ? d->shape[a] / 2 + 1 : d->shape[a];
+    csize *= a + 1 == d->rank && real ? d->shape[a] / 2 + 1 : d->shape[a];
   }
   in_n *= d->kind == WEIR_FFT_C2R ? csize * 2 : d->kind == WEIR_FFT_R2C ? rsize : csize * 2;
   out_n *= d->kind == WEIR_FFT_R2C ? csize * 2 : d->kind == WEIR_FFT_C2R ? rsize : csize * 2;
-  f->in_bytes = in_n * real;
-  f->out_bytes = out_n * real;
+  f->in_bytes = in_n * real_bytes;
+  f->out_bytes = out_n * real_bytes;
 
   /* norms: VkFFT normalises inverse transforms by 1/N; anything else is a pass */
   double scale = d->norm == WEIR_FFT_NORM_ORTHO ? 1.0 / sqrt((double)n_total)
@@ -266,8 +381,6 @@ weir_status weir_vk_fft_plan(void *self, const weir_fft_desc *d, void **out_plan
   f->scale_count = (uint32_t)out_n;
 
   weir_status st = weir_vk_flush(vk); /* VkFFT submits on our queue with our fence */
-  if (st == WEIR_OK) st = weir_vk_buffer_create(vk, f->in_bytes, vk->buffer_type, 0, &f->own_in);
-  if (st == WEIR_OK) st = weir_vk_buffer_create(vk, f->out_bytes, vk->buffer_type, 0, &f->own_out);
   if (st == WEIR_OK && f->scale != 1.0) {
     int f64 = d->precision == WEIR_FFT_F64;
     f->scale_program = (weir_program){.name = f64 ? "fft_scale_f64" : "fft_scale_f32",
@@ -291,75 +404,90 @@ weir_status weir_vk_fft_plan(void *self, const weir_fft_desc *d, void **out_plan
     return st;
   }
 
-  VkFFTConfiguration c = {0};
-  c.FFTdim = ndim;
-  for (int i = 0; i < 3; ++i) {
-    c.size[i] = dims[i];
-    rstride *= dims[i];
-    cstride *= cdims[i];
-    c.bufferStride[i] = d->kind == WEIR_FFT_C2C ? rstride : cstride;
-    c.inputBufferStride[i] = d->kind == WEIR_FFT_R2C ? rstride : c.bufferStride[i];
-    c.outputBufferStride[i] = d->kind == WEIR_FFT_C2R ? rstride : c.bufferStride[i];
+  if (axes == 0) { /* N = 1: the transform is the identity (times 1, whatever the norm) */
+    f->route = FFT_IDENTITY;
+    if (real) {
+      if (mul3(elements, 2, w) > UINT32_MAX) {
+        weir_vk_fft_destroy(vk, f);
+        return unsupported(vk, "a length-1 real transform moves at most 2^32-1 words", d);
+      }
+      f->pre_mode = d->kind == WEIR_FFT_R2C ? MOVE_PROMOTE : MOVE_REAL_PART;
+      f->pre_count = (uint32_t)elements;
+      st = prepare_move(vk, f);
+    }
+  } else {
+    VkFFTResult r = VKFFT_SUCCESS, r_real = VKFFT_SUCCESS;
+    int via = real && n_last == 1; /* VkFFT's R2C refuses a last axis of length 1 */
+    if (!via) {
+      st = own_buffers(vk, f, f->in_bytes, f->out_bytes);
+      if (st == WEIR_OK) r = r_real = init_app(vk, f, d, dims, ndim, real, vk_normalize);
+      via = st == WEIR_OK && real && r == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C;
+    }
+    if (st == WEIR_OK && via) {
+      uint64_t full = mul3(elements, n_total, 2); /* complex full spectrum, real values */
+      if (mul3(full, w, 1) > UINT32_MAX) {
+        snprintf(why, sizeof why,
+                 "VkFFT's R2C/C2R refuses last axis %llu (%s), and the C2C that stands in for it "
+                 "handles at most 2^32-1 words (got %llu)",
+                 (unsigned long long)n_last, n_last == 1 ? "length 1" : "UNSUPPORTED_FFT_LENGTH_R2C",
+                 (unsigned long long)mul3(full, w, 1));
+        weir_vk_fft_destroy(vk, f);
+        return unsupported(vk, why, d);
+      }
+      f->route = FFT_VIA_C2C;
+      uint64_t h = n_last / 2 + 1;
+      f->move_push[3] = (uint32_t)n_last;
+      f->move_push[4] = (uint32_t)h;
+      f->move_push[5] = n_last > 1 && ndim > 1 ? (uint32_t)dims[1] : 1u;
+      f->move_push[6] = n_last > 1 && ndim > 2 ? (uint32_t)dims[2] : 1u;
+      if (d->kind == WEIR_FFT_R2C) {
+        f->pre_mode = MOVE_PROMOTE;
+        f->pre_count = (uint32_t)(elements * n_total);
+        f->post_mode = MOVE_HALF;
+        f->post_count = (uint32_t)(elements * (n_total / n_last) * h);
+      } else {
+        f->pre_mode = MOVE_HERMITIAN;
+        f->pre_count = (uint32_t)(elements * n_total);
+        f->post_mode = MOVE_REAL_PART;
+        f->post_count = (uint32_t)(elements * n_total);
+      }
+      st = own_buffers(vk, f, full * real_bytes, full * real_bytes);
+      if (st == WEIR_OK) r = init_app(vk, f, d, dims, ndim, 0, vk_normalize);
+      if (st == WEIR_OK && r == VKFFT_SUCCESS) st = prepare_move(vk, f);
+    }
+    if (st == WEIR_OK && r != VKFFT_SUCCESS) {
+      int stand_in = f->route == FFT_VIA_C2C;
+      weir_vk_fft_destroy(vk, f);
+      weir_status code = r == VKFFT_ERROR_UNSUPPORTED_RADIX || r == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH ||
+                                 r == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C ||
+                                 r == VKFFT_ERROR_UNSUPPORTED_FFT_OMIT
+                             ? WEIR_ERR_UNSUPPORTED
+                         : r == VKFFT_ERROR_MALLOC_FAILED || r == VKFFT_ERROR_FAILED_TO_ALLOCATE ||
+                                 r == VKFFT_ERROR_FAILED_TO_ALLOCATE_MEMORY
+                             ? WEIR_ERR_OUT_OF_MEMORY
+                             : WEIR_ERR_DEVICE;
+      char also[160] = "";
+      if (r_real != VKFFT_SUCCESS && r_real != r)
+        snprintf(also, sizeof also, " (after its %s refused it: %s (%d))", kind_name(d->kind),
+                 vkfft_error_name(r_real), (int)r_real);
+      return weir_fail(code,
+                       "vulkan: VkFFT cannot plan this transform on %s: initializeVkFFT returned "
+                       "%s (%d) for a %s %s plan of rank %u%s%s (last axis %llu, dims %llu x %llu x "
+                       "%llu, batch %llu). Fix: run it on \"cpu\", or change the shape.",
+                       vk->props.deviceName, vkfft_error_name(r), (int)r,
+                       stand_in ? "c2c" : kind_name(d->kind),
+                       d->precision == WEIR_FFT_F64 ? "float64" : "float32", d->rank,
+                       stand_in ? " standing in for a real transform" : "", also,
+                       (unsigned long long)n_last, (unsigned long long)dims[0],
+                       (unsigned long long)dims[1], (unsigned long long)dims[2],
+                       (unsigned long long)d->batch);
+    }
   }
-  if (d->inner > 1) c.omitDimension[0] = 1;
-  c.numberBatches = d->batch;
-  c.physicalDevice = &vk->physical;
-  c.device = &vk->device;
-  c.queue = &vk->queue;
-  c.commandPool = &vk->pool;
-  c.fence = &vk->fence;
-  c.doublePrecision = d->precision == WEIR_FFT_F64;
-  c.performR2C = d->kind != WEIR_FFT_C2C;
-  c.normalize = (uint64_t)vk_normalize;
-  /* Known: for lengths VkFFT runs through Bluestein (a prime factor above
-   * 13) VkFFT 1.2.26 writes one null descriptor while planning (validation:
-   * VUID-VkDescriptorBufferInfo-buffer-02998); results are correct. */
-  c.makeForwardPlanOnly = !inv;
-  c.makeInversePlanOnly = (uint64_t)inv;
-
-  f->set[0][0] = f->own_in.buffer;
-  f->set[0][1] = f->own_out.buffer;
-  if (f->c2r) { /* complex input (a copy) in `buffer`, real result to outputBuffer */
-    c.buffer = &f->set[0][0];
-    c.bufferSize = &f->in_bytes;
-    c.isOutputFormatted = 1;
-    c.outputBuffer = &f->set[0][1];
-    c.outputBufferSize = &f->out_bytes;
-    c.inputBuffer = &f->set[0][0]; /* unused, but never a null descriptor */
-    c.inputBufferSize = &f->in_bytes;
-  } else { /* input in inputBuffer, result in buffer (both directions) */
-    c.isInputFormatted = 1;
-    c.inputBuffer = &f->set[0][0];
-    c.inputBufferSize = &f->in_bytes;
-    c.buffer = &f->set[0][1];
-    c.bufferSize = &f->out_bytes;
-    c.outputBuffer = &f->set[0][1]; /* unused, but never a null descriptor */
-    c.outputBufferSize = &f->out_bytes;
-  }
-  vkfft_table = &vk->vk;
-  VkFFTResult r = initializeVkFFT(&f->app, c);
-  if (r != VKFFT_SUCCESS) {
-    memset(&f->app, 0, sizeof f->app); /* initializeVkFFT frees what it made on failure */
-    uint64_t shape_last = d->shape[d->rank - 1];
+  if (st != WEIR_OK) {
     weir_vk_fft_destroy(vk, f);
-    weir_status code = r == VKFFT_ERROR_UNSUPPORTED_RADIX || r == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH ||
-                               r == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C ||
-                               r == VKFFT_ERROR_UNSUPPORTED_FFT_OMIT
-                           ? WEIR_ERR_UNSUPPORTED
-                       : r == VKFFT_ERROR_MALLOC_FAILED || r == VKFFT_ERROR_FAILED_TO_ALLOCATE ||
-                               r == VKFFT_ERROR_FAILED_TO_ALLOCATE_MEMORY
-                           ? WEIR_ERR_OUT_OF_MEMORY
-                           : WEIR_ERR_DEVICE;
-    return weir_fail(code,
-                     "vulkan: VkFFT cannot plan this transform on %s: initializeVkFFT returned %s "
-                     "(%d) for a %s %s plan of rank %u (last axis %llu, dims %llu x %llu x %llu, "
-                     "batch %llu). Fix: run it on \"cpu\", or change the shape.",
-                     vk->props.deviceName, vkfft_error_name(r), (int)r, kind_name(d->kind),
-                     d->precision == WEIR_FFT_F64 ? "float64" : "float32", d->rank,
-                     (unsigned long long)shape_last, (unsigned long long)dims[0],
-                     (unsigned long long)dims[1], (unsigned long long)dims[2],
-                     (unsigned long long)d->batch);
+    return st;
   }
+  f->move_push[2] = (uint32_t)w;
   *out_plan = f;
   return WEIR_OK;
 }
@@ -413,9 +541,113 @@ static void copy(weir_vk *vk, VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, u
   vk->vk.vkCmdCopyBuffer(cmd, src, dst, 1, &region);
 }
 
+/* The norm's scale pass over the output (when VkFFT does not apply it). */
+static void scale_pass(weir_vk *vk, VkCommandBuffer cmd, vk_fft *f, const weir_vk_buffer *out) {
+  int primary = cmd == vk->cmd;
+  if (f->scale_state) {
+    barrier(vk, cmd, WEIR_VK_LAST_COMPUTE);
+    const weir_vk_program *p = f->scale_state;
+    vk->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
+    vk->bound[!primary] = p->pipeline;
+    VkDescriptorBufferInfo info = {.buffer = out->buffer, .offset = 0, .range = out->bytes};
+    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                  .dstBinding = 0,
+                                  .descriptorCount = 1,
+                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                  .pBufferInfo = &info};
+    vk->vk.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &write);
+    unsigned char push[16] = {0};
+    if (f->desc.precision == WEIR_FFT_F64) {
+      memcpy(push, &f->scale, 8);
+      memcpy(push + 8, &f->scale_count, 4);
+    } else {
+      float s = (float)f->scale;
+      memcpy(push, &s, 4);
+      memcpy(push + 4, &f->scale_count, 4);
+    }
+    vk->vk.vkCmdPushConstants(cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                              f->scale_program.push_constant_bytes, push);
+    uint32_t groups = (f->scale_count + 255u) / 256u;
+    if (groups > 65535u) groups = 65535u;
+    vk->vk.vkCmdDispatch(cmd, groups ? groups : 1u, 1, 1);
+  }
+}
+
+/* One fft_real_u32 pass (f->move_push[2..6] set at plan time): src -> dst. */
+static void move(weir_vk *vk, VkCommandBuffer cmd, vk_fft *f, uint32_t mode, uint32_t count,
+                 VkBuffer src, VkBuffer dst) {
+  int primary = cmd == vk->cmd;
+  barrier(vk, cmd, WEIR_VK_LAST_COMPUTE);
+  const weir_vk_program *p = f->move_state;
+  vk->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
+  vk->bound[!primary] = p->pipeline;
+  VkDescriptorBufferInfo info[2] = {{.buffer = src, .offset = 0, .range = VK_WHOLE_SIZE},
+                                    {.buffer = dst, .offset = 0, .range = VK_WHOLE_SIZE}};
+  VkWriteDescriptorSet write[2];
+  for (uint32_t k = 0; k < 2; ++k)
+    write[k] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstBinding = k,
+                                      .descriptorCount = 1,
+                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      .pBufferInfo = &info[k]};
+  vk->vk.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 2, write);
+  uint32_t push[8];
+  memcpy(push, f->move_push, sizeof push);
+  push[0] = mode;
+  push[1] = count;
+  vk->vk.vkCmdPushConstants(cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+  uint32_t groups = (count + 255u) / 256u;
+  if (groups > 65535u) groups = 65535u;
+  vk->vk.vkCmdDispatch(cmd, groups ? groups : 1u, 1, 1);
+}
+
+/* FFT_IDENTITY and FFT_VIA_C2C (see weir_vk_fft_plan). */
+static weir_status record_routed(weir_vk *vk, VkCommandBuffer cmd, vk_fft *f,
+                                 const weir_vk_buffer *in, const weir_vk_buffer *out) {
+  int primary = cmd == vk->cmd;
+  if (f->route == FFT_IDENTITY) {
+    if (f->desc.kind == WEIR_FFT_C2C) {
+      if (in != out) copy(vk, cmd, in->buffer, out->buffer, f->out_bytes);
+    } else {
+      move(vk, cmd, f, f->pre_mode, f->pre_count, in->buffer, out->buffer);
+    }
+    return WEIR_OK;
+  }
+  move(vk, cmd, f, f->pre_mode, f->pre_count, in->buffer, f->own_in.buffer);
+  barrier(vk, cmd, WEIR_VK_LAST_COMPUTE);
+  VkFFTLaunchParams lp = {0};
+  lp.commandBuffer = &cmd;
+  if (!f->rebound) {
+    /* The same (own) buffers behind new pointers, once, at the plan's first
+     * record (nothing recorded uses its sets yet): VkFFT then rewrites its
+     * descriptor sets. Without this, the Bluestein lengths (e.g. 2049, 3001)
+     * read zeros: VkFFT 1.2.26 leaves a null descriptor from planning
+     * (docs/fft.md) that only a rebind replaces. */
+    f->which = 1;
+    f->set[1][0] = f->own_in.buffer;
+    f->set[1][1] = f->own_out.buffer;
+    f->rebound = 1;
+  }
+  lp.inputBuffer = &f->set[f->which][0]; /* always the plan's own buffers */
+  lp.buffer = lp.outputBuffer = &f->set[f->which][1];
+  vkfft_table = &vk->vk;
+  VkFFTResult r = VkFFTAppend(&f->app, f->inverse, &lp);
+  vk->bound[!primary] = VK_NULL_HANDLE; /* VkFFT bound its own pipelines */
+  if (primary) vk->last = WEIR_VK_LAST_COMPUTE;
+  if (r != VKFFT_SUCCESS)
+    return weir_fail(WEIR_ERR_DEVICE,
+                     "vulkan: VkFFTAppend returned %s (%d) recording the c2c that stands in for a "
+                     "%s transform. Fix: run it on \"cpu\" and report the shape.",
+                     vkfft_error_name(r), (int)r, kind_name(f->desc.kind));
+  move(vk, cmd, f, f->post_mode, f->post_count, f->own_out.buffer, out->buffer);
+  scale_pass(vk, cmd, f, out);
+  return WEIR_OK;
+}
+
 weir_status weir_vk_fft_record(weir_vk *vk, VkCommandBuffer cmd, const weir_native_step *step) {
   vk_fft *f = step->fft;
   const weir_vk_buffer *in = step->bindings[0], *out = step->bindings[1];
+  if (f->route != FFT_DIRECT) return record_routed(vk, cmd, f, in, out);
   int primary = cmd == vk->cmd;
   int copy_in = f->c2r || f->staged || in == out;
   int copy_out = f->staged;
@@ -449,33 +681,7 @@ weir_status weir_vk_fft_record(weir_vk *vk, VkCommandBuffer cmd, const weir_nati
                      "on \"cpu\" and report the shape.",
                      vkfft_error_name(r), (int)r, kind_name(f->desc.kind));
   if (copy_out) copy(vk, cmd, f->own_out.buffer, out->buffer, f->out_bytes);
-  if (f->scale_state) {
-    barrier(vk, cmd, WEIR_VK_LAST_COMPUTE);
-    const weir_vk_program *p = f->scale_state;
-    vk->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
-    vk->bound[!primary] = p->pipeline;
-    VkDescriptorBufferInfo info = {.buffer = out->buffer, .offset = 0, .range = out->bytes};
-    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                  .dstBinding = 0,
-                                  .descriptorCount = 1,
-                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                  .pBufferInfo = &info};
-    vk->vk.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &write);
-    unsigned char push[16] = {0};
-    if (f->desc.precision == WEIR_FFT_F64) {
-      memcpy(push, &f->scale, 8);
-      memcpy(push + 8, &f->scale_count, 4);
-    } else {
-      float s = (float)f->scale;
-      memcpy(push, &s, 4);
-      memcpy(push + 4, &f->scale_count, 4);
-    }
-    vk->vk.vkCmdPushConstants(cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                              f->scale_program.push_constant_bytes, push);
-    uint32_t groups = (f->scale_count + 255u) / 256u;
-    if (groups > 65535u) groups = 65535u;
-    vk->vk.vkCmdDispatch(cmd, groups ? groups : 1u, 1, 1);
-  }
+  scale_pass(vk, cmd, f, out);
   return WEIR_OK;
 }
 

@@ -114,9 +114,10 @@ static weir_status check_desc(weir_backend *backend, const weir_fft_desc *d, wei
   for (uint32_t a = 0; a < d->rank; ++a)
     if (d->shape[a] < 1 || d->shape[a] > UINT32_MAX)
       return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                       "weir_fft_plan: shape[%u] = %llu (expected 1 .. 2^32-1). Fix: give every "
-                       "transformed axis a length of at least 1.",
-                       a, (unsigned long long)d->shape[a]);
+                       "weir_fft_plan: shape[%u] = %llu (expected 1 .. 4294967295 = 2^32-1). "
+                       "Fix: give every transformed axis a length of %s.",
+                       a, (unsigned long long)d->shape[a],
+                       d->shape[a] < 1 ? "at least 1" : "at most 4294967295 (split longer data)");
   if ((unsigned)d->kind > WEIR_FFT_C2R || (unsigned)d->direction > WEIR_FFT_INVERSE ||
       (unsigned)d->precision > WEIR_FFT_F64 || (unsigned)d->norm > WEIR_FFT_NORM_ORTHO)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,

@@ -174,3 +174,77 @@ def test_vulkan_against_numpy(vulkan, dtype):
 def test_vulkan_refusals_name_the_parameter(vulkan):
     with pytest.raises(weir.Unsupported, match="rank 4"):
         weir.fft.plan("fft", (2, 3, 4, 5), device=vulkan)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_vulkan_odd_real_lengths_and_length_1(vulkan, dtype):
+    """Real transforms of odd lengths VkFFT's R2C refuses (run as a C2C) and
+    length 1 (a copy) on vulkan, against numpy; irfft with an inconsistent
+    DC imaginary part gives numpy's result (it is discarded)."""
+    rng = np.random.default_rng(7)
+    for k, n in enumerate([1, 2049, 3001]):
+        norm = NORMS[k % len(NORMS)]
+        x = rand(rng, (2, n), False).astype(dtype)
+        got = unpair(on_host(weir.fft.rfft(weir.asarray(x, device=vulkan), norm=norm)))
+        assert got.shape == (2, n // 2 + 1)
+        assert rel(got, np.fft.rfft(x.astype(np.float64), norm=norm)) <= bound(dtype, n)
+        h = (np.fft.rfft(rand(rng, (2, n), False)) + 0.25j).astype(CPLX[dtype])
+        got = np.asarray(on_host(weir.fft.irfft(weir.asarray(pairs(h, dtype), device=vulkan),
+                                                n=n, norm=norm)))
+        want = np.fft.irfft(h.astype(np.complex128), n=n, norm=norm)
+        assert rel(got, want) <= bound(dtype, n)
+    z = rand(rng, (5, 1)).astype(CPLX[dtype])
+    for fn, ref in ((weir.fft.fft, np.fft.fft), (weir.fft.ifft, np.fft.ifft)):
+        got = unpair(on_host(fn(weir.asarray(pairs(z, dtype), device=vulkan), norm="ortho")))
+        assert rel(got, ref(z.astype(np.complex128), norm="ortho")) <= bound(dtype, 1)
+
+
+def test_empty_batch_is_a_no_op_like_numpy():
+    p = weir.fft.plan("fft", 8, batch=0)
+    assert p.input_shape == (0, 8, 2) and p.output_shape == (0, 8, 2)
+    out = weir.empty(p.output_shape, "float32")
+    assert p.execute(weir.empty(p.input_shape, "float32"), out) is out
+    r = weir.fft.fft(weir.zeros((0, 8, 2), "float32"))
+    assert r.shape == (0, 8, 2) and np.fft.fft(np.zeros((0, 8), np.complex64)).shape == (0, 8)
+    assert weir.fft.rfft(weir.zeros((0, 8), "float64")).shape == (0, 5, 2)
+    assert weir.fft.irfft(weir.zeros((3, 0, 5, 2), "float32"), axis=-1).shape == (3, 0, 8)
+    with pytest.raises(weir.InvalidArgument, match="extent 0.*Fix:"):
+        weir.fft.fft(weir.zeros((4, 0, 2), "float32"))
+
+
+def test_plan_argument_messages():
+    with pytest.raises(weir.InvalidArgument, match=r"batch must be >= 0.*Fix:"):
+        weir.fft.plan("fft", 8, batch=-1)
+    with pytest.raises(weir.InvalidArgument, match=r"inner must be >= 0.*Fix:"):
+        weir.fft.plan("fft", 8, inner=-3)
+    with pytest.raises(ValueError, match=r"shape \(8, -2\).*Fix:"):
+        weir.fft.plan("fft", (8, -2))
+    with pytest.raises(weir.InvalidArgument, match=r"4294967297.*at most 4294967295"):
+        weir.fft.plan("fft", 2**32 + 1)
+    with pytest.raises(weir.InvalidArgument, match=r"axis -3 is out of range for a 2-d input.*Fix:"):
+        weir.fft.fft(weir.zeros((3, 4, 2), "float32"), axis=-3)
+    with pytest.raises(weir.InvalidArgument, match=r"axis 5 is out of range"):
+        weir.fft.fftn(weir.zeros((3, 4, 2), "float32"), axes=(1, 5))
+
+
+def test_plan_execute_checks_shapes():
+    p = weir.fft.plan("fft", 8, batch=4)
+    good_in, good_out = weir.zeros((4, 8, 2), "float32"), weir.empty((4, 8, 2), "float32")
+    p.execute(good_in, good_out)
+    with pytest.raises(weir.InvalidArgument, match=r"input has shape \(64,\).*input_shape is "
+                                                   r"\(4, 8, 2\).*Fix:"):
+        p.execute(weir.zeros(64, "float32"), good_out)
+    with pytest.raises(weir.InvalidArgument, match=r"output has shape \(8, 4, 2\)"):
+        p.execute(good_in, weir.empty((8, 4, 2), "float32"))
+    # 3 axes with a batch and an inner batch: 6 dims, held merged in a 4-d array
+    q = weir.fft.plan("fft", (2, 3, 4), batch=2, inner=3, dtype="float64")
+    assert q.input_shape == (2, 2, 3, 4, 3, 2)
+    assert q.input_array_shape == (12, 4, 3, 2)
+    rng = np.random.default_rng(3)
+    z = rand(rng, (2, 2, 3, 4, 3))
+    out = weir.empty(q.output_array_shape, "float64")
+    q.execute(pairs(z.reshape(12, 4, 3), "float64"), out)
+    got = unpair(out).reshape(z.shape)
+    assert rel(got, np.fft.fftn(z, axes=(1, 2, 3))) <= bound("float64", 24)
+    with pytest.raises(weir.InvalidArgument, match=r"or \(12, 4, 3, 2\)"):
+        q.execute(weir.zeros((24, 12, 2), "float64"), out)

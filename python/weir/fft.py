@@ -9,8 +9,16 @@ back ``x.view(np.complex64 / np.complex128)[..., 0]``. So ``fft(a)`` takes
 
 Each function plans, allocates its output on the input's device and runs one
 dispatch. ``plan(...)`` plans once; ``Plan.execute(input, output)`` then
-allocates nothing. Backends: cpu (weir's own mixed-radix code, the same bits
-for any thread count); others raise weir.Unsupported naming the backend.
+allocates nothing. An input with a batch axis of extent 0 gives an empty
+result (numpy's behaviour), without running anything.
+
+Backends: cpu (weir's own mixed-radix code, the same bits for any thread
+count); vulkan (VkFFT, recorded into the backend's command buffer; real
+transforms of the odd lengths VkFFT's R2C refuses run as a C2C, length 1 is a
+copy); cuda (cuFFT loaded at run time; tested against a mock, not yet on a
+GPU). A backend whose FFT library is missing raises weir.FftUnavailable;
+other backends raise weir.Unsupported naming the backend. What each can do:
+docs/fft.md.
 """
 from . import _weir
 from ._weir import FftPlan  # noqa: F401
@@ -19,6 +27,7 @@ __all__ = ["fft", "ifft", "rfft", "irfft", "fftn", "ifftn", "rfftn", "irfftn", "
            "FftPlan"]
 
 _KINDS = {"c2c": 0, "r2c": 1, "c2r": 2}
+_MAX_DIMS = 4  # a weir.Array's most dimensions (WEIR_VIEW_MAX_DIMS)
 _NORMS = {None: 0, "backward": 0, "forward": 1, "ortho": 2}
 
 
@@ -38,11 +47,38 @@ def _prod(xs):
     return p
 
 
+def _array_shape(shape):
+    """shape with its leading axes merged so that a weir.Array can hold it."""
+    if len(shape) <= _MAX_DIMS:
+        return tuple(shape)
+    k = len(shape) - _MAX_DIMS + 1
+    return (_prod(shape[:k]),) + tuple(shape[k:])
+
+
+def _count(name, value):
+    try:
+        v = int(value)
+    except (TypeError, ValueError):
+        raise _weir.InvalidArgument(
+            f"weir.fft.plan: {name}={value!r} is not an integer. Fix: pass {name} >= 0 (the "
+            "number of independent transforms).") from None
+    if v < 0:
+        raise _weir.InvalidArgument(
+            f"weir.fft.plan: {name}={v}; {name} must be >= 0 (0 plans a no-op on empty arrays). "
+            f"Fix: pass the number of independent transforms, e.g. {name}=1.")
+    return v
+
+
 class Plan:
     """A planned transform: ``execute(input, output)`` runs it without allocating.
 
     ``input_shape`` / ``output_shape`` are the compact shapes (float32 or
-    float64, complex as a trailing 2) that ``execute`` accepts."""
+    float64, complex as a trailing 2) that ``execute`` accepts: the arrays'
+    shapes must equal them exactly (no squeezing or reshaping), or, where they
+    have more than 4 dimensions (3 axes with a batch and an inner batch; a
+    weir.Array has at most 4), equal ``input_array_shape`` /
+    ``output_array_shape``: the same with the leading axes merged into one.
+    ``batch=0`` (or ``inner=0``) plans a no-op for empty arrays."""
 
     def __init__(self, kind, shape, *, batch=1, inner=1, inverse=False, dtype="float32",
                  norm=None, device=None):
@@ -59,11 +95,19 @@ class Plan:
                 f"weir.fft.plan: dtype {dtype!r} (expected float32 or float64, the precision of "
                 "re and im). Fix: pass dtype='float32' or 'float64'.")
         shape = tuple(int(s) for s in ((shape,) if isinstance(shape, int) else shape))
+        if not shape or any(s < 1 for s in shape):
+            raise _weir.InvalidArgument(
+                f"weir.fft.plan: shape {shape}; every transformed axis needs a length of at least "
+                "1 (and there must be one). Fix: pass the logical lengths, e.g. (8,) or (4, 6).")
         self.kind, self.dtype, self.shape = kind, dtype, shape
-        self.batch, self.inner = int(batch), int(inner)
+        self.batch, self.inner = _count("batch", batch), _count("inner", inner)
         self.inverse = bool(inverse) if kind == "c2c" else kind == "c2r"
-        self._plan = _weir._fft_plan(device, _KINDS[kind], shape, self.batch, self.inner,
-                                     self.inverse, dtype == "float64", _norm(norm))
+        # batch or inner 0: nothing to transform; the plan (of one transform)
+        # still validates everything else, and execute only checks shapes
+        self._empty = self.batch == 0 or self.inner == 0
+        self._plan = _weir._fft_plan(device, _KINDS[kind], shape, max(self.batch, 1),
+                                     max(self.inner, 1), self.inverse, dtype == "float64",
+                                     _norm(norm))
         half = shape[:-1] + (shape[-1] // 2 + 1,)
         real = shape
         cplx = shape if kind == "c2c" else half
@@ -73,13 +117,36 @@ class Plan:
             () if kind == "r2c" else (2,))
         self.output_shape = lead + (real if kind == "c2r" else cplx) + tail + (
             () if kind == "c2r" else (2,))
+        self.input_array_shape = _array_shape(self.input_shape)
+        self.output_array_shape = _array_shape(self.output_shape)
 
     @property
     def backend(self):
         return self._plan.backend
 
     def execute(self, input, output):
-        """output = transform(input); both compact weir.Arrays on the plan's device."""
+        """output = transform(input); both compact weir.Arrays on the plan's device, of
+        shapes input_shape and output_shape (see the class)."""
+        for which, a, want, arr in (("input", input, self.input_shape, self.input_array_shape),
+                                    ("output", output, self.output_shape,
+                                     self.output_array_shape)):
+            if not isinstance(a, _weir.Array):
+                raise TypeError(f"weir.fft.Plan.execute: {which} must be a weir.Array, not "
+                                f"{type(a).__name__}")
+            got = tuple(a.shape)
+            if got != want and got != arr:
+                alt = f" (or {arr}: a weir.Array has at most {_MAX_DIMS} dimensions)" \
+                    if arr != want else ""
+                raise _weir.InvalidArgument(
+                    f"weir.fft.Plan.execute: {which} has shape {got}; this plan's {which}_shape "
+                    f"is {want}{alt}. Fix: allocate it with weir.empty(plan.{which}_array_shape, "
+                    f"{self.dtype!r}) or reshape the data to that shape.")
+        if self._empty:
+            if input.dtype != self.dtype or output.dtype != self.dtype:
+                raise _weir.InvalidArgument(
+                    f"weir.fft.Plan.execute: dtypes {input.dtype}/{output.dtype} (the plan's is "
+                    f"{self.dtype}). Fix: pass {self.dtype} arrays.")
+            return output
         self._plan.execute(input, output)
         return output
 
@@ -117,12 +184,18 @@ def _run(a, kind, axes, s, norm, inverse):
     if nd == 0:
         raise _weir.InvalidArgument("weir.fft: a 0-d input has no axis to transform. Fix: pass "
                                     "at least one dimension.")
-    axes = tuple(range(nd)) if axes is None else tuple(
-        (ax + nd if ax < 0 else ax) for ax in ((axes,) if isinstance(axes, int) else axes))
-    if (not axes or any(not 0 <= ax < nd for ax in axes)
-            or list(axes) != list(range(axes[0], axes[0] + len(axes)))):
+    given = None if axes is None else tuple((axes,) if isinstance(axes, int) else axes)
+    axes = tuple(range(nd)) if given is None else tuple(
+        (int(ax) + nd if int(ax) < 0 else int(ax)) for ax in given)
+    bad = [g for g, ax in zip(given or (), axes) if not 0 <= ax < nd]
+    if bad:
+        raise _weir.InvalidArgument(
+            f"weir.fft: axis {bad[0]} is out of range for a {nd}-d input (axes {given}; the "
+            f"trailing (re, im) axis of a complex input does not count). Fix: pass axes in "
+            f"-{nd} .. {nd - 1}.")
+    if (not axes or list(axes) != list(range(axes[0], axes[0] + len(axes)))):
         raise _weir.Unsupported(
-            f"weir.fft: axes {axes} of a {nd}-d input; weir transforms one run of adjacent axes "
+            f"weir.fft: axes {given} of a {nd}-d input; weir transforms one run of adjacent axes "
             "in increasing order. Fix: pass adjacent axes, e.g. (-2, -1), or move axes on the "
             "host first.")
     first, last = axes[0], axes[-1]
@@ -145,16 +218,22 @@ def _run(a, kind, axes, s, norm, inverse):
             f"weir.fft: n/s={tuple(s)} differs from the input's extents {tuple(ext)}; weir does "
             "not pad or crop. Fix: pad or crop the input first, or pass n/s=None.")
     batch, inner = _prod(shape[:first]), _prod(shape[last + 1:])
+    if any(e < 1 for e in ext):
+        raise _weir.InvalidArgument(
+            f"weir.fft: a transformed axis of extent 0 (extents {tuple(ext)}); numpy refuses "
+            "it too. Fix: transform axes of length >= 1 (an empty batch axis is fine).")
     p = Plan(kind, tuple(ext), batch=batch, inner=inner, inverse=inverse, dtype=a.dtype,
              norm=norm, device=a.backend)
-    if not a.is_contiguous:
-        a = _weir.copy(a)
     out_ext = list(ext)
     if kind == "r2c":
         out_ext[-1] = ext[-1] // 2 + 1
     out_shape = shape[:first] + tuple(out_ext) + shape[last + 1:] + (
         () if kind == "c2r" else (2,))
     out = _weir.empty(out_shape, a.dtype, device=a.backend)
+    if p._empty:  # an empty batch: nothing to transform, like numpy
+        return out
+    if not a.is_contiguous:
+        a = _weir.copy(a)
     try:
         p._plan.execute(a, out)
     except _weir.InvalidArgument:  # a view at an offset: transform a compact copy
