@@ -226,6 +226,16 @@ phase ifds-property 120 env WEIR_TEST_BACKENDS="$spec" \
 phase ifds-cases 60 env WEIR_TEST_BACKENDS="$spec" \
   "$build/tests/engine/weir_engine_cases"
 
+# 4b. One IFDS solve across the GPU and a cpu instance (docs/distributed.md):
+#     the outboxes cross between CUDA and the host; the result must be the
+#     reference solver's, byte for byte.
+dist_problem="$logs/dist.ifds"
+phase ifds-across-devices 60 bash -c "'$weir' gen realistic --procs 2000 --seed 3 -o '$dist_problem' &&
+  '$weir' solve '$dist_problem' --solver reference -o '$dist_problem.ref' &&
+  '$weir' solve '$dist_problem' --backend '$spec,cpu:0' -o '$dist_problem.multi' &&
+  '$weir' solve '$dist_problem' --backend 'cpu:0,$spec' -o '$dist_problem.multi2' &&
+  cmp '$dist_problem.ref' '$dist_problem.multi' && cmp '$dist_problem.ref' '$dist_problem.multi2'"
+
 # 5. Benchmarks (figures; they fail only when they cannot run or a result
 #    differs). Dispatch: separate dispatches, a 10,000-step sequence, a
 #    repeated group (graphs), uploads, ranged read-backs.
