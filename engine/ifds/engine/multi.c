@@ -312,7 +312,12 @@ weir_status weir_ifds_solve_engine_group(weir_group *group, weir_backend *const 
     partition(pb, mt.size, mt.proc_owner);
     st = broadcast_graph(&mt, backends, &words);
   }
-  for (uint32_t i = 0; st == WEIR_OK && i < mt.local; ++i) st = setup_member(&mt, i, backends[i], words);
+  for (uint32_t i = 0; st == WEIR_OK && i < mt.local; ++i) {
+    st = setup_member(&mt, i, backends[i], words);
+    if (st != WEIR_OK)
+      st = weir_fail_context(st, "across devices, on device %u (%s)", mt.first + i,
+                             weir_backend_id(backends[i]));
+  }
   st = weir_group_agree(group, st);
   if (st == WEIR_OK) st = check_same_problem(&mt);
   double t1 = weir_ifds_multi_now();

@@ -110,7 +110,10 @@ static weir_status run_member(multi *mt, member *m, int head) {
     int full = 0;
     if (over & WEIR_IFDS_O_LOOP) WEIR_TRY(weir_ifds_engine_split_loops(e));
     if (over & WEIR_IFDS_O_OUT) WEIR_TRY(grow_outboxes(m, &full));
-    WEIR_TRY(weir_ifds_engine_grow(e));
+    st = weir_ifds_engine_grow(e);
+    if (st != WEIR_OK)
+      return weir_fail_context(st, "across devices, on device %u (%s)", e->device,
+                               weir_backend_id(e->backend));
     m->rebuild = 1;
     head = 0;
     if (full) {
