@@ -417,7 +417,13 @@ weir_status weir_vk_fft_plan(void *self, const weir_fft_desc *d, void **out_plan
     }
   } else {
     VkFFTResult r = VKFFT_SUCCESS, r_real = VKFFT_SUCCESS;
-    int via = real && n_last == 1; /* VkFFT's R2C refuses a last axis of length 1 */
+    /* VkFFT's R2C refuses a last axis of length 1. And every C2R goes the
+     * C2C way: VkFFT's own C2R reads the imaginary parts of the DC and
+     * Nyquist bins, which numpy drops, and with an even batch of 1-D
+     * transforms it packs two rows into one complex transform, so one
+     * row's DC imaginary part leaked into its neighbour's output. The
+     * Hermitian fill below gives numpy's irfft/irfftn exactly. */
+    int via = (real && n_last == 1) || d->kind == WEIR_FFT_C2R;
     if (!via) {
       st = own_buffers(vk, f, f->in_bytes, f->out_bytes);
       if (st == WEIR_OK) r = r_real = init_app(vk, f, d, dims, ndim, real, vk_normalize);

@@ -177,6 +177,21 @@ def test_vulkan_refusals_name_the_parameter(vulkan):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+def test_vulkan_batched_irfft_rows_stay_apart(vulkan, dtype):
+    """A non-real DC (and Nyquist) bin on one row of a batch is discarded, as
+    numpy does, and never leaks into a neighbour row (VkFFT's own C2R packed
+    two rows of an even batch into one complex transform)."""
+    n = 16
+    for batch, row in ((4, 2), (4, 1), (6, 5), (5, 2)):
+        h = np.fft.rfft(np.ones((batch, n)))
+        h[row, 0] += 1j * n
+        h[row, -1] += 0.5j * n
+        got = np.asarray(on_host(weir.fft.irfft(weir.asarray(pairs(h.astype(CPLX[dtype]), dtype),
+                                                             device=vulkan), n=n)))
+        assert rel(got, np.fft.irfft(h, n=n)) <= bound(dtype, n)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 def test_vulkan_odd_real_lengths_and_length_1(vulkan, dtype):
     """Real transforms of odd lengths VkFFT's R2C refuses (run as a C2C) and
     length 1 (a copy) on vulkan, against numpy; irfft with an inconsistent
