@@ -241,7 +241,8 @@ static weir_status check_group(weir_group *group, weir_backend *const *backends,
 
 static weir_status alloc_tables(multi *mt) {
   uint64_t cells = (uint64_t)mt->local * mt->size;
-  mt->width = mt->size + ROW_EXTRA;
+  /* Rows also carry the summed stats at the end (group_totals: 12). */
+  mt->width = mt->size + ROW_EXTRA < 12u ? 12u : mt->size + ROW_EXTRA;
   mt->m = calloc(mt->local, sizeof *mt->m);
   mt->proc_owner = malloc(mt->pb->proc_count);
   mt->rows = calloc(mt->size * mt->width, sizeof *mt->rows);
@@ -290,6 +291,24 @@ static void fill_stats(const multi *mt, uint64_t path_edges, weir_ifds_stats *s)
   }
 }
 
+/* Across processes: the figures each process summed over its own devices,
+ * summed over the group (every process gets the group's totals). */
+static weir_status group_totals(multi *mt, weir_ifds_stats *s) {
+  if (mt->local == mt->size) return WEIR_OK;
+  uint64_t *f[12] = {&s->end_summaries, &s->incoming,      &s->windows,
+                     &s->growths,       &s->host_syncs,    &s->bytes_uploaded,
+                     &s->bytes_downloaded, &s->peak_resident_bytes, &s->graph_bytes,
+                     &s->log_bytes,     &s->table_bytes,   &s->list_bytes};
+  uint64_t *own = weir_ifds_multi_row(mt, mt->first);
+  for (uint64_t c = 0; c < mt->width; ++c) own[c] = c < 12 ? *f[c] : 0u;
+  WEIR_TRY(weir_ifds_multi_gather_rows(mt));
+  for (int c = 0; c < 12; ++c) {
+    *f[c] = 0;
+    for (uint32_t r = 0; r < mt->size; ++r) *f[c] += weir_ifds_multi_row(mt, r)[c];
+  }
+  return WEIR_OK;
+}
+
 weir_status weir_ifds_solve_engine_group(weir_group *group, weir_backend *const *backends,
                                          const weir_ifds_problem *pb,
                                          const weir_ifds_engine_options *o,
@@ -327,12 +346,15 @@ weir_status weir_ifds_solve_engine_group(weir_group *group, weir_backend *const 
   if (st == WEIR_OK) st = weir_ifds_multi_collect(&mt, out, &path_edges);
   double t3 = weir_ifds_multi_now();
   if (st == WEIR_OK && o && o->phase) o->phase(o->progress_user, "read-back", t3 - t2);
-  if (st == WEIR_OK && stats) {
-    fill_stats(&mt, path_edges, stats);
-    stats->seconds_upload = t1 - t0;
-    stats->seconds_solve = t2 - t1;
-    stats->seconds_readback = t3 - t2;
+  weir_ifds_stats totals;
+  if (st == WEIR_OK) { /* every process takes part in group_totals */
+    fill_stats(&mt, path_edges, &totals);
+    st = group_totals(&mt, &totals);
+    totals.seconds_upload = t1 - t0;
+    totals.seconds_solve = t2 - t1;
+    totals.seconds_readback = t3 - t2;
   }
+  if (st == WEIR_OK && stats) *stats = totals;
   release(&mt);
   if (st != WEIR_OK) {
     weir_ifds_result_free(out);
