@@ -52,23 +52,36 @@ static void usage(FILE *out) {
 static int parse_list(const char *text, uint64_t *out, size_t max, size_t *count,
                       uint64_t *too_big) {
   char copy[512];
-  snprintf(copy, sizeof copy, "%s", text);
+  if (snprintf(copy, sizeof copy, "%s", text) >= (int)sizeof copy) return -1;
   *count = 0;
-  char *save = NULL;
-  for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-    if (*count == max || weir_cli_parse_u64(t, &out[(*count)++]) != 0 || out[*count - 1] == 0)
-      return -1;
-    else if (out[*count - 1] > FFT_BENCH_MAX_N) {
-      *too_big = out[*count - 1];
+  /* Split by hand: strtok would skip empty elements ("8,,16"). */
+  for (char *t = copy;;) {
+    char *end = strchr(t, ',');
+    if (end) *end = '\0';
+    if (*count == max || weir_cli_parse_u64(t, &out[*count]) != 0 || out[*count] == 0) return -1;
+    if (out[*count] > FFT_BENCH_MAX_N) {
+      *too_big = out[*count];
       return -2;
     }
-  return *count ? 0 : -1;
+    ++*count;
+    if (!end) return 0;
+    t = end + 1;
+  }
 }
 
+/* A comma list of `a` and `b` (each at most once per mention, in any order);
+ * -1 on an empty or unknown element. */
 static int parse_pair(const char *text, const char *a, const char *b, int *flags) {
-  flags[0] = strstr(text, a) != NULL;
-  flags[1] = strstr(text, b) != NULL;
-  return flags[0] || flags[1] ? 0 : -1;
+  flags[0] = flags[1] = 0;
+  for (const char *p = text;;) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len == strlen(a) && strncmp(p, a, len) == 0) flags[0] = 1;
+    else if (len == strlen(b) && strncmp(p, b, len) == 0) flags[1] = 1;
+    else return -1;
+    if (!end) return 0;
+    p = end + 1;
+  }
 }
 
 static int parse(fft_bench_cli *c, int argc, char **argv) {
@@ -229,7 +242,8 @@ int weir_cmd_bench_fft(int argc, char **argv) {
           weir_status st = run_case(b, k ? WEIR_FFT_R2C : WEIR_FFT_C2C,
                                     p ? WEIR_FFT_F64 : WEIR_FFT_F32, n, batch, c.runs, samples,
                                     &med, &mn);
-          if (st == WEIR_ERR_UNSUPPORTED || st == WEIR_ERR_UNAVAILABLE) { /* this case only */
+          if (st == WEIR_ERR_UNSUPPORTED || st == WEIR_ERR_UNAVAILABLE ||
+              st == WEIR_ERR_OUT_OF_MEMORY) { /* this case only */
             const char *why = weir_last_error();
             fprintf(stderr, "weir bench fft: skipping %s %s n=%llu batch=%llu %s: %s\n",
                     c.backends[bi], kind, (unsigned long long)n, (unsigned long long)batch,

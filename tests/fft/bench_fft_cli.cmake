@@ -27,6 +27,14 @@ expect("${out}" "^$" "bogus backend prints no table")
 run_weir(2 --sizes 8,4294967297 --runs 1)
 expect("${err}" "4294967297 is above the largest FFT length 4294967295 .*Fix: pass lengths 1 \\.\\. 4294967295" "too long")
 
+# Lists: an unknown or empty element is refused, not dropped.
+run_weir(2 --sizes 8 --runs 1 --kinds r2c,bogus)
+expect("${err}" "--kinds r2c,bogus.*Fix:" "unknown kind in a list")
+run_weir(2 --sizes 8,,16 --runs 1)
+expect("${err}" "--sizes 8,,16.*Fix:" "empty size")
+run_weir(2 --sizes 8 --runs 1 --dtypes float32float64)
+expect("${err}" "--dtypes float32float64.*Fix:" "run-together dtypes")
+
 file(MAKE_DIRECTORY ${OUT})
 run_weir(2 --sizes 8 --runs 1 --json ${OUT}/no/such/dir/out.json)
 expect("${err}" "cannot write --json .*Fix:" "unwritable json")
