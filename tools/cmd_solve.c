@@ -4,6 +4,7 @@
  * weir-solve-mpi (solve_mpi.c), in place of this process. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,10 +115,33 @@ static int split_backends(weir_solve_args *a, int quiet) {
   return 0;
 }
 
-/* The same path, or two names of one existing file. */
+/* `path` with its directory resolved (the file itself need not exist yet):
+ * "./x", "sub/../x" and "/abs/x" name one file. 0 when the directory does
+ * not resolve. */
+static int canonical(const char *path, char *out, size_t cap) {
+  char dir[PATH_MAX], resolved[PATH_MAX];
+  const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+  size_t len = slash ? (size_t)(slash - path) : 1;
+  if (len >= sizeof dir) return 0;
+  if (!slash) {
+    strcpy(dir, ".");
+  } else if (len == 0) { /* "/x" */
+    strcpy(dir, "/");
+  } else {
+    memcpy(dir, path, len);
+    dir[len] = '\0';
+  }
+  if (!realpath(dir, resolved)) return 0;
+  return snprintf(out, cap, "%s/%s", resolved, base) < (int)cap;
+}
+
+/* The same path, two spellings of one path, or two names of one existing
+ * file (links). */
 static int same_file(const char *x, const char *y) {
   struct stat sx, sy;
+  char cx[PATH_MAX + 256], cy[PATH_MAX + 256];
   if (strcmp(x, y) == 0) return 1;
+  if (canonical(x, cx, sizeof cx) && canonical(y, cy, sizeof cy) && strcmp(cx, cy) == 0) return 1;
   return stat(x, &sx) == 0 && stat(y, &sy) == 0 && sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
 }
 

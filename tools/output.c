@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,19 @@ weir_status weir_cli_output_open(const char *path, const char *input, weir_cli_o
                      "memory.", path);
   }
   o->fd = -1;
+  /* A symbolic link to a file: write the file it names (the temporary file
+   * is renamed onto the target, so the link stays a link and the target
+   * gets the new contents). */
+  struct stat link;
+  char target[PATH_MAX];
+  if (strcmp(path, "-") != 0 && lstat(path, &link) == 0 && S_ISLNK(link.st_mode) &&
+      realpath(path, target)) {
+    char *resolved = copy_string(target);
+    if (resolved) {
+      free(o->path);
+      o->path = resolved;
+    }
+  }
   if (strcmp(path, "-") == 0) {
     o->stream = stdout;
   } else {
