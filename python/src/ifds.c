@@ -188,6 +188,15 @@ static weir_status solve_across(PyObject *list, const weir_ifds_problem *problem
   weir_backend *backends[64];
   for (Py_ssize_t i = 0; held && i < n; ++i) {
     PyObject *item = PySequence_GetItem(list, i);
+    if (item == Py_None) { /* None means "cpu" elsewhere; in a list it is a mistake */
+      PyErr_Format(PyExc_TypeError,
+                   "backend[%zd] is None: a device list takes spec strings (\"cpu:0\", "
+                   "\"vulkan\", ...) or weir.Backend objects. Fix: name every device.",
+                   i);
+      Py_DECREF(item);
+      Py_CLEAR(held);
+      break;
+    }
     weirpy_Backend *b = item ? weirpy_backend_resolve(item) : NULL;
     Py_XDECREF(item);
     if (!b || PyList_Append(held, (PyObject *)b) != 0) { /* b is borrowed */
@@ -195,6 +204,16 @@ static weir_status solve_across(PyObject *list, const weir_ifds_problem *problem
       break;
     }
     backends[i] = b->backend;
+    for (Py_ssize_t j = 0; j < i; ++j)
+      if (strcmp(((weirpy_Backend *)PyList_GetItem(held, j))->info.spec, b->info.spec) == 0) {
+        weirpy_raise_msg(WEIR_ERR_INVALID_ARGUMENT,
+                         "backend[%zd] and backend[%zd] open the same device (%s); a solve "
+                         "across devices takes each device once. Fix: use distinct devices, "
+                         "e.g. [\"cpu:0\", \"cpu:1\"].",
+                         j, i, b->info.spec);
+        Py_CLEAR(held);
+        break;
+      }
   }
   if (!held) return WEIR_ERR_INVALID_ARGUMENT;
   weir_status status =
@@ -229,9 +248,15 @@ static PyObject *ifds_solve(PyObject *m, PyObject *args, PyObject *kwargs) {
                             "across those devices with the engine, or drop backend=.");
   /* "cpu:0,cpu:1" is the same list as in `weir solve --backend`. */
   PyObject *split = NULL;
-  if (engine && device && PyUnicode_Check(device)) {
+  if (device && PyUnicode_Check(device)) {
     const char *text = PyUnicode_AsUTF8AndSize(device, NULL);
     if (!text) return NULL;
+    if (strchr(text, ',') && !engine)
+      return weirpy_raise_msg(WEIR_ERR_INVALID_ARGUMENT,
+                              "solver=\"reference\" with the device list \"%s\": the reference "
+                              "solver runs on the host, on no device. Fix: drop solver= to solve "
+                              "across those devices with the engine, or drop backend=.",
+                              text);
     if (strchr(text, ',')) {
       PyObject *comma = PyUnicode_FromString(",");
       split = comma ? PyUnicode_Split(device, comma, -1) : NULL;

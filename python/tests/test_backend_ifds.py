@@ -64,8 +64,14 @@ def test_ifds_solve_across_devices():
         weir.ifds.solve(p, backend=[])
     with pytest.raises(weir.InvalidArgument, match="reference solver runs on the host"):
         weir.ifds.solve(p, solver="reference", backend=["cpu:0", "cpu:1"])
-    with pytest.raises(weir.InvalidArgument, match="same device"):
+    with pytest.raises(weir.InvalidArgument, match=r"backend\[0\] and backend\[1\] open the same"):
         weir.ifds.solve(p, backend=["cpu:0", "cpu:0"])
+    with pytest.raises(weir.InvalidArgument, match="open the same device"):
+        weir.ifds.solve(p, backend=["cpu", "cpu:0"])
+    with pytest.raises(TypeError, match="is None"):
+        weir.ifds.solve(p, backend=["cpu:0", None])
+    with pytest.raises(weir.InvalidArgument, match="reference solver runs on the host"):
+        weir.ifds.solve(p, solver="reference", backend="cpu:0,cpu:1")
 
 
 def test_ifds_errors_carry_the_location():
