@@ -183,8 +183,9 @@ static weir_status check_same_problem(multi *mt) {
       return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                        "IFDS engine across ranks: rank %u loaded another problem than rank 0 "
                        "(nodes %llu vs %llu, facts %llu vs %llu, procedures %llu vs %llu, "
-                       "calls %llu vs %llu, supergraph hash %016llx vs %016llx). Fix: give "
-                       "every rank the same problem file.",
+                       "calls %llu vs %llu, supergraph hash %016llx vs %016llx; the hash also "
+                       "differs when the same problem is written with its lines in another "
+                       "order). Fix: give every rank a copy of the same problem file.",
                        r, (unsigned long long)other[0], (unsigned long long)first[0],
                        (unsigned long long)other[1], (unsigned long long)first[1],
                        (unsigned long long)other[2], (unsigned long long)first[2],
