@@ -236,6 +236,11 @@ phase ifds-across-devices 60 bash -c "'$weir' gen realistic --procs 2000 --seed 
   '$weir' solve '$dist_problem' --backend 'cpu:0,$spec' -o '$dist_problem.multi2' &&
   cmp '$dist_problem.ref' '$dist_problem.multi' && cmp '$dist_problem.ref' '$dist_problem.multi2'"
 
+# 4c. FFT through cuFFT (loaded at run time) against a long-double DFT with
+#     the per-precision bounds, the same cases as on cpu and lavapipe
+#     (tests/fft); exit 77 there means cuFFT did not load (named in the log).
+phase fft-cuda 120 "$build/tests/fft/weir_fft_tests" "$spec"
+
 # 5. Benchmarks (figures; they fail only when they cannot run or a result
 #    differs). Dispatch: separate dispatches, a 10,000-step sequence, a
 #    repeated group (graphs), uploads, ranged read-backs.
@@ -243,6 +248,8 @@ phase bench-dispatch 60 "$weir" bench --backend "$spec" --steps 10000 \
   --json "$logs/dispatch.json"
 phase bench-dispatch-group1 30 "$weir" bench --backend "$spec" --scenario repeated --steps 10000 \
   --group 1 --json "$logs/dispatch-group1.json"
+phase bench-fft 60 "$weir" bench fft --backend "$spec" --backend cpu --sizes 1024,4096,65536,1000 \
+  --runs 5 --json "$logs/fft.json"
 cases=realistic-10k,realistic-200k,realistic-2m,chain,fanout,recursive,wide-facts,loops
 [ "$quick" = 1 ] && cases=realistic-10k,realistic-200k,chain,fanout,recursive,wide-facts,loops
 phase bench-ifds 180 "$build/bench/ifds/weir_bench_ifds" --backends "$spec" --cases "$cases" \
