@@ -238,8 +238,13 @@ phase ifds-across-devices 60 bash -c "'$weir' gen realistic --procs 2000 --seed 
 
 # 4c. FFT through cuFFT (loaded at run time) against a long-double DFT with
 #     the per-precision bounds, the same cases as on cpu and lavapipe
-#     (tests/fft); exit 77 there means cuFFT did not load (named in the log).
-phase fft-cuda 120 "$build/tests/fft/weir_fft_tests" "$spec"
+#     (tests/fft). On the mock driver (a dry run of this script: WEIR_CUDA_DRIVER
+#     set) cuFFT cannot compute anything: n/a, no failure.
+if [ -n "${WEIR_CUDA_DRIVER:-}" ]; then
+  summary+=("n/a   fft-cuda  (WEIR_CUDA_DRIVER is set: cuFFT does not run on a mock driver)")
+else
+  phase fft-cuda 120 "$build/tests/fft/weir_fft_tests" "$spec"
+fi
 
 # 5. Benchmarks (figures; they fail only when they cannot run or a result
 #    differs). Dispatch: separate dispatches, a 10,000-step sequence, a
@@ -248,6 +253,7 @@ phase bench-dispatch 60 "$weir" bench --backend "$spec" --steps 10000 \
   --json "$logs/dispatch.json"
 phase bench-dispatch-group1 30 "$weir" bench --backend "$spec" --scenario repeated --steps 10000 \
   --group 1 --json "$logs/dispatch-group1.json"
+# (cuda cases are skipped, with the reason, where cuFFT is missing or mocked)
 phase bench-fft 60 "$weir" bench fft --backend "$spec" --backend cpu --sizes 1024,4096,65536,1000 \
   --runs 5 --json "$logs/fft.json"
 cases=realistic-10k,realistic-200k,realistic-2m,chain,fanout,recursive,wide-facts,loops
