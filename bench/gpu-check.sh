@@ -253,9 +253,12 @@ phase bench-dispatch 60 "$weir" bench --backend "$spec" --steps 10000 \
   --json "$logs/dispatch.json"
 phase bench-dispatch-group1 30 "$weir" bench --backend "$spec" --scenario repeated --steps 10000 \
   --group 1 --json "$logs/dispatch-group1.json"
-# (cuda cases are skipped, with the reason, where cuFFT is missing or mocked)
-phase bench-fft 60 "$weir" bench fft --backend "$spec" --backend cpu --sizes 1024,4096,65536,1000 \
-  --runs 5 --json "$logs/fft.json"
+# (cuda cases are skipped, with the reason, where cuFFT is missing; in a dry
+# run on the mock driver cuFFT is kept out on purpose)
+fft_env=()
+[ -n "${WEIR_CUDA_DRIVER:-}" ] && fft_env=(WEIR_CUFFT_LIBRARY=/nonexistent/libcufft-in-a-dry-run.so)
+phase bench-fft 60 env ${fft_env[@]+"${fft_env[@]}"} "$weir" bench fft --backend "$spec" \
+  --backend cpu --sizes 1024,4096,65536,1000 --runs 5 --json "$logs/fft.json"
 cases=realistic-10k,realistic-200k,realistic-2m,chain,fanout,recursive,wide-facts,loops
 [ "$quick" = 1 ] && cases=realistic-10k,realistic-200k,chain,fanout,recursive,wide-facts,loops
 phase bench-ifds 180 "$build/bench/ifds/weir_bench_ifds" --backends "$spec" --cases "$cases" \
