@@ -171,58 +171,54 @@ static void scatter_self(nccl_call *k) {
             c->bytes);
 }
 
-/* The root sends piece r to member r; its own piece is a device copy. */
-static weir_status nccl_scatter(weir_transport *self, weir_group *group,
-                                const weir_collective *call) {
-  nccl_call k;
-  WEIR_TRY(start(self, group, call, &k));
-  weir_nccl_transport *t = k.t;
-  uint32_t root = call->root;
-  size_t n = (size_t)call->bytes;
-  if (n == 0) return WEIR_OK;
-  WEIR_TRY(pointer(&k, root, call->send[root], "send", &t->send[root]));
-  for (uint32_t r = 0; r < t->count; ++r) WEIR_TRY(pointer(&k, r, call->recv[r], "recv", &t->recv[r]));
-  WEIR_TRY(begin(&k));
-  for (uint32_t r = 0; r < t->count && k.first == WEIR_OK; ++r) {
-    if (r == root) continue;
-    if (issued(&k, t->api.ncclSend(at(t->send[root], (uint64_t)r * n), n, WEIR_NCCL_UINT8,
-                                   (int)r, t->comms[root], t->streams[root]),
-               root, "ncclSend"))
-      issued(&k, t->api.ncclRecv(t->recv[r], n, WEIR_NCCL_UINT8, (int)root, t->comms[r],
-                                 t->streams[r]),
-             r, "ncclRecv");
-  }
-  return end(&k, scatter_self);
-}
-
 static void gather_self(nccl_call *k) {
   const weir_collective *c = k->c;
   self_copy(k, c->root, c->recv[c->root], (uint64_t)c->root * c->bytes, c->send[c->root], 0,
             c->bytes);
 }
 
-/* Member r sends to piece r of the root's recv; the root's own is a copy. */
-static weir_status nccl_gather(weir_transport *self, weir_group *group,
-                               const weir_collective *call) {
+/* Scatter (to_root 0): the root's piece r goes to member r. Gather
+ * (to_root 1): member r's send goes to piece r of the root's recv. Either
+ * way one ncclSend/ncclRecv pair per other member; the root's own piece is a
+ * device copy. */
+static weir_status root_pieces(weir_transport *self, weir_group *group,
+                               const weir_collective *call, int to_root) {
   nccl_call k;
   WEIR_TRY(start(self, group, call, &k));
   weir_nccl_transport *t = k.t;
   uint32_t root = call->root;
   size_t n = (size_t)call->bytes;
   if (n == 0) return WEIR_OK;
-  WEIR_TRY(pointer(&k, root, call->recv[root], "recv", &t->recv[root]));
-  for (uint32_t r = 0; r < t->count; ++r) WEIR_TRY(pointer(&k, r, call->send[r], "send", &t->send[r]));
+  /* The root's one buffer of all pieces, and every member's own piece. */
+  void **whole = to_root ? t->recv : t->send, **own = to_root ? t->send : t->recv;
+  const weir_place *owns = to_root ? call->send : call->recv;
+  WEIR_TRY(pointer(&k, root, to_root ? call->recv[root] : call->send[root],
+                   to_root ? "recv" : "send", &whole[root]));
+  for (uint32_t r = 0; r < t->count; ++r)
+    WEIR_TRY(pointer(&k, r, owns[r], to_root ? "send" : "recv", &own[r]));
   WEIR_TRY(begin(&k));
   for (uint32_t r = 0; r < t->count && k.first == WEIR_OK; ++r) {
     if (r == root) continue;
-    if (issued(&k, t->api.ncclSend(t->send[r], n, WEIR_NCCL_UINT8, (int)root, t->comms[r],
-                                   t->streams[r]),
-               r, "ncclSend"))
-      issued(&k, t->api.ncclRecv(at(t->recv[root], (uint64_t)r * n), n, WEIR_NCCL_UINT8,
-                                 (int)r, t->comms[root], t->streams[root]),
-             root, "ncclRecv");
+    void *piece = at(whole[root], (uint64_t)r * n);
+    uint32_t from = to_root ? r : root, to = to_root ? root : r;
+    if (issued(&k, t->api.ncclSend(to_root ? own[r] : piece, n, WEIR_NCCL_UINT8, (int)to,
+                                   t->comms[from], t->streams[from]),
+               from, "ncclSend"))
+      issued(&k, t->api.ncclRecv(to_root ? piece : own[r], n, WEIR_NCCL_UINT8, (int)from,
+                                 t->comms[to], t->streams[to]),
+             to, "ncclRecv");
   }
-  return end(&k, gather_self);
+  return end(&k, to_root ? gather_self : scatter_self);
+}
+
+static weir_status nccl_scatter(weir_transport *self, weir_group *group,
+                                const weir_collective *call) {
+  return root_pieces(self, group, call, 0);
+}
+
+static weir_status nccl_gather(weir_transport *self, weir_group *group,
+                               const weir_collective *call) {
+  return root_pieces(self, group, call, 1);
 }
 
 static void alltoallv_self(nccl_call *k) {
