@@ -607,10 +607,25 @@ static void move(weir_vk *vk, VkCommandBuffer cmd, vk_fft *f, uint32_t mode, uin
   vk->vk.vkCmdDispatch(cmd, groups ? groups : 1u, 1, 1);
 }
 
+/* VkFFTAppend into cmd (`what`: the transform, for the message). VkFFT binds
+ * its own pipelines, so the backend forgets the one it had bound. */
+static weir_status append(weir_vk *vk, VkCommandBuffer cmd, vk_fft *f, VkFFTLaunchParams *lp,
+                          const char *what) {
+  int primary = cmd == vk->cmd;
+  vkfft_table = &vk->vk;
+  VkFFTResult r = VkFFTAppend(&f->app, f->inverse, lp);
+  vk->bound[!primary] = VK_NULL_HANDLE;
+  if (primary) vk->last = WEIR_VK_LAST_COMPUTE;
+  if (r == VKFFT_SUCCESS) return WEIR_OK;
+  return weir_fail(WEIR_ERR_DEVICE,
+                   "vulkan: VkFFTAppend returned %s (%d) recording %s %s transform. Fix: run it "
+                   "on \"cpu\" and report the shape.",
+                   vkfft_error_name(r), (int)r, what, kind_name(f->desc.kind));
+}
+
 /* FFT_IDENTITY and FFT_VIA_C2C (see weir_vk_fft_plan). */
 static weir_status record_routed(weir_vk *vk, VkCommandBuffer cmd, vk_fft *f,
                                  const weir_vk_buffer *in, const weir_vk_buffer *out) {
-  int primary = cmd == vk->cmd;
   if (f->route == FFT_IDENTITY) {
     if (f->desc.kind == WEIR_FFT_C2C) {
       if (in != out) copy(vk, cmd, in->buffer, out->buffer, f->out_bytes);
@@ -636,15 +651,7 @@ static weir_status record_routed(weir_vk *vk, VkCommandBuffer cmd, vk_fft *f,
   }
   lp.inputBuffer = &f->set[f->which][0]; /* always the plan's own buffers */
   lp.buffer = lp.outputBuffer = &f->set[f->which][1];
-  vkfft_table = &vk->vk;
-  VkFFTResult r = VkFFTAppend(&f->app, f->inverse, &lp);
-  vk->bound[!primary] = VK_NULL_HANDLE; /* VkFFT bound its own pipelines */
-  if (primary) vk->last = WEIR_VK_LAST_COMPUTE;
-  if (r != VKFFT_SUCCESS)
-    return weir_fail(WEIR_ERR_DEVICE,
-                     "vulkan: VkFFTAppend returned %s (%d) recording the c2c that stands in for a "
-                     "%s transform. Fix: run it on \"cpu\" and report the shape.",
-                     vkfft_error_name(r), (int)r, kind_name(f->desc.kind));
+  WEIR_TRY(append(vk, cmd, f, &lp, "the c2c that stands in for a"));
   move(vk, cmd, f, f->post_mode, f->post_count, f->own_out.buffer, out->buffer);
   scale_pass(vk, cmd, f, out);
   return WEIR_OK;
@@ -654,7 +661,6 @@ weir_status weir_vk_fft_record(weir_vk *vk, VkCommandBuffer cmd, const weir_nati
   vk_fft *f = step->fft;
   const weir_vk_buffer *in = step->bindings[0], *out = step->bindings[1];
   if (f->route != FFT_DIRECT) return record_routed(vk, cmd, f, in, out);
-  int primary = cmd == vk->cmd;
   int copy_in = f->c2r || f->staged || in == out;
   int copy_out = f->staged;
   VkBuffer app_in = copy_in ? f->own_in.buffer : in->buffer;
@@ -677,15 +683,7 @@ weir_status weir_vk_fft_record(weir_vk *vk, VkCommandBuffer cmd, const weir_nati
     lp.inputBuffer = &f->set[f->which][0];
     lp.buffer = lp.outputBuffer = &f->set[f->which][1];
   }
-  vkfft_table = &vk->vk;
-  VkFFTResult r = VkFFTAppend(&f->app, f->inverse, &lp);
-  vk->bound[!primary] = VK_NULL_HANDLE; /* VkFFT bound its own pipelines */
-  if (primary) vk->last = WEIR_VK_LAST_COMPUTE;
-  if (r != VKFFT_SUCCESS)
-    return weir_fail(WEIR_ERR_DEVICE,
-                     "vulkan: VkFFTAppend returned %s (%d) recording a %s transform. Fix: run it "
-                     "on \"cpu\" and report the shape.",
-                     vkfft_error_name(r), (int)r, kind_name(f->desc.kind));
+  WEIR_TRY(append(vk, cmd, f, &lp, "a"));
   if (copy_out) copy(vk, cmd, f->own_out.buffer, out->buffer, f->out_bytes);
   scale_pass(vk, cmd, f, out);
   return WEIR_OK;
