@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int weir_cli_exit_code(weir_status status) {
   switch (status) {
@@ -80,4 +81,39 @@ double weir_cli_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void weir_cli_exec_helper(const char *prefix, const char *what, const char *name,
+                          const char *installed, char **argv) {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  char *slash = NULL;
+  if (n > 0) {
+    self[n] = '\0';
+    slash = strrchr(self, '/');
+  }
+  if (!slash) {
+    fprintf(stderr, "%s: cannot find this executable (/proc/self/exe: %s), so not %s (%s) "
+            "either. Fix: run %s (libexec/weir) directly with the same arguments.\n",
+            prefix, strerror(errno), what, name, name);
+    return;
+  }
+  slash[1] = '\0';
+  const char *candidates[] = {name, installed};
+  for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; ++i) {
+    char path[4096 + 256];
+    snprintf(path, sizeof path, "%s%s", self, candidates[i]);
+    if (access(path, X_OK) != 0) continue;
+    char *saved = argv[0];
+    argv[0] = path;
+    fflush(NULL);
+    execv(path, argv);
+    argv[0] = saved;
+    fprintf(stderr, "%s: cannot run %s: %s. Fix: reinstall weir, or rebuild it (cmake "
+            "--build).\n", prefix, path, strerror(errno));
+    return;
+  }
+  fprintf(stderr, "%s: %s of this weir, %s, is not next to %sweir nor at %s%s. Fix: reinstall "
+          "weir, or rebuild it (cmake --build).\n",
+          prefix, what, name, self, self, installed);
 }

@@ -22,5 +22,14 @@ int weir_cli_parse_u64(const char *text, uint64_t *out);
 char **weir_cli_split_options(int argc, char **argv, int *out_argc);
 /* Monotonic seconds. */
 double weir_cli_now(void);
+/* Runs the helper program `name` in place of this process with argv (whose
+ * argv[0] it replaces; argv ends with NULL): the one next to this executable
+ * (a build tree), else the one at `installed`, a path relative to this
+ * executable's folder (an installation: ../libexec/weir/NAME). Returns only
+ * when there is none to run, after printing why with a Fix, prefixed
+ * `prefix` ("weir analyze") and naming the helper as `what` ("the LLVM IR
+ * frontend"). */
+void weir_cli_exec_helper(const char *prefix, const char *what, const char *name,
+                          const char *installed, char **argv);
 
 #endif

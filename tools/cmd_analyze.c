@@ -71,30 +71,8 @@ static int report_error(weir_status status) {
  * WEIR_ANALYZE_HELPER relative to it (an installation: libexec/weir). Runs it
  * in place of this process; returns only when there is none to run. */
 static void exec_helper(char **argv) {
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) return;
-  self[n] = '\0';
-  char *slash = strrchr(self, '/');
-  if (!slash) return;
-  slash[1] = '\0';
-  const char *candidates[] = {"weir-analyze", WEIR_ANALYZE_HELPER};
-  for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; ++i) {
-    char path[4096 + 256];
-    snprintf(path, sizeof path, "%s%s", self, candidates[i]);
-    if (access(path, X_OK) != 0) continue;
-    char *saved = argv[0];
-    argv[0] = path; /* argv ends with NULL (main's argv, split by weir.c) */
-    fflush(NULL);
-    execv(path, argv);
-    argv[0] = saved;
-    fprintf(stderr, "weir analyze: cannot run %s: %s. Fix: reinstall weir, or rebuild it "
-            "(cmake --build).\n", path, strerror(errno));
-    exit(EXIT_FAILURE_RUN);
-  }
-  fprintf(stderr, "weir analyze: the LLVM IR frontend of this weir, weir-analyze, is not next to "
-          "%sweir nor at %s%s. Fix: reinstall weir, or rebuild it (cmake --build).\n",
-          self, self, WEIR_ANALYZE_HELPER);
+  weir_cli_exec_helper("weir analyze", "the LLVM IR frontend", "weir-analyze",
+                       WEIR_ANALYZE_HELPER, argv);
   exit(EXIT_FAILURE_RUN);
 }
 #endif

@@ -415,34 +415,8 @@ int weir_solve_exit_code(weir_status status) {
  * MPI_Init works in it. Returns the exit code when there is none to run. */
 static int exec_mpi_runner(char **argv) {
 #ifdef WEIR_SOLVE_MPI_HELPER
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    self[n] = '\0';
-    char *slash = strrchr(self, '/');
-    if (slash) slash[1] = '\0';
-    const char *candidates[] = {"weir-solve-mpi", WEIR_SOLVE_MPI_HELPER};
-    for (size_t i = 0; slash && i < sizeof candidates / sizeof candidates[0]; ++i) {
-      char path[4096 + 256];
-      snprintf(path, sizeof path, "%s%s", self, candidates[i]);
-      if (access(path, X_OK) != 0) continue;
-      char *saved = argv[0];
-      argv[0] = path; /* argv ends with NULL (main's argv, split by weir.c) */
-      fflush(NULL);
-      execv(path, argv);
-      argv[0] = saved;
-      fprintf(stderr, "weir solve: --mpi: cannot run %s: %s. Fix: reinstall weir, or rebuild it "
-              "(cmake --build).\n", path, strerror(errno));
-      return 1;
-    }
-    fprintf(stderr, "weir solve: --mpi: the MPI runner of this weir, weir-solve-mpi, is not next "
-            "to %sweir nor at %s%s. Fix: reinstall weir, or rebuild it (cmake --build).\n",
-            self, self, WEIR_SOLVE_MPI_HELPER);
-    return 1;
-  }
-  fprintf(stderr, "weir solve: --mpi: cannot find this executable (/proc/self/exe: %s), so not "
-          "its MPI runner either. Fix: run weir-solve-mpi (libexec/weir) directly with the same "
-          "arguments.\n", strerror(errno));
+  weir_cli_exec_helper("weir solve: --mpi", "the MPI runner", "weir-solve-mpi",
+                       WEIR_SOLVE_MPI_HELPER, argv);
   return 1;
 #else
   (void)argv;
