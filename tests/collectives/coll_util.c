@@ -2,6 +2,15 @@
 
 #include <stdlib.h>
 
+/* Every fixture opens its extra backends the same way (fixture.h). */
+weir_backend *fixture_backend(const char *spec) {
+  weir_backend *backend = NULL;
+  weir_status status = weir_backend_open(spec, &backend);
+  ck_assert_msg(status == WEIR_OK, "weir_backend_open(\"%s\") -> %s: %s", spec,
+                weir_status_name(status), weir_last_error());
+  return backend;
+}
+
 unsigned char coll_pattern(uint32_t rank, uint64_t index, uint32_t salt) {
   return (unsigned char)(rank * 31u + index * 7u + (index >> 8) + salt * 13u + 1u);
 }

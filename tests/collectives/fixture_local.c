@@ -67,14 +67,6 @@ static const local_layout layouts[] = {
 
 int fixture_variants(void) { return (int)(sizeof layouts / sizeof layouts[0]); }
 
-weir_backend *fixture_backend(const char *spec) {
-  weir_backend *backend = NULL;
-  weir_status status = weir_backend_open(spec, &backend);
-  ck_assert_msg(status == WEIR_OK, "weir_backend_open(\"%s\") -> %s: %s", spec,
-                weir_status_name(status), weir_last_error());
-  return backend;
-}
-
 int fixture_open(int variant, coll_fixture *f) {
   const local_layout *l = &layouts[variant];
   *f = (coll_fixture){.size = l->count, .first = 0, .local = l->count, .name = l->name};

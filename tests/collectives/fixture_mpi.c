@@ -4,14 +4,6 @@
 
 int fixture_variants(void) { return 1; }
 
-weir_backend *fixture_backend(const char *spec) {
-  weir_backend *backend = NULL;
-  weir_status status = weir_backend_open(spec, &backend);
-  ck_assert_msg(status == WEIR_OK, "weir_backend_open(\"%s\") -> %s: %s", spec,
-                weir_status_name(status), weir_last_error());
-  return backend;
-}
-
 int fixture_open(int variant, coll_fixture *f) {
   (void)variant;
   *f = (coll_fixture){.local = 1, .name = "mpi"};
