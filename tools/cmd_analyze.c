@@ -345,8 +345,12 @@ static void print_summary(const analyze_args *a, const run_state *r) {
     fprintf(stderr, "; prepared: %u allocas promoted, %u branches folded, %u blocks removed", b->promoted,
             b->folded_branches, b->removed_blocks);
   if (b->memory_objects)
-    fprintf(stderr, "; points-to: %u objects, %u locations%s", b->memory_objects, b->memory_locations,
-            b->memory_degraded ? " (coarser: its work budget ran out, see frontends/llvm/memory/README.md)" : "");
+    fprintf(stderr,
+            "; points-to: %u objects, %u locations, %llu pairs (%llu elements sent in %u iterations, %u nodes "
+            "merged on cycles)%s",
+            b->memory_objects, b->memory_locations, (unsigned long long)b->memory_pairs,
+            (unsigned long long)b->memory_work, b->memory_iterations, b->memory_merged,
+            b->memory_degraded ? " (coarser: it reached its safety bound, see frontends/llvm/memory/README.md)" : "");
   fprintf(stderr, "; load %.3f s; %s on %s: %llu path edges in %.3f s; %zu finding%s\n", r->seconds_load,
           a->solver, r->backend, (unsigned long long)r->result.path_edges, r->seconds_solve,
           r->findings.count, r->findings.count == 1 ? "" : "s");

@@ -53,6 +53,10 @@ static weir_status build_module(weir_llvm_problem *problem, LLVMModuleRef module
     problem->stats.memory_objects = ms->objects;
     problem->stats.memory_locations = ms->locations;
     problem->stats.memory_degraded = ms->degraded;
+    problem->stats.memory_pairs = ms->points_to_pairs;
+    problem->stats.memory_work = ms->work;
+    problem->stats.memory_iterations = ms->iterations;
+    problem->stats.memory_merged = ms->merged;
     weir_llvm_ctx ctx = {.module = module, .memory = memory, .analysis = analysis, .config = config,
                          .out = problem, .hooks = hooks_of(analysis)};
     s = weir_llvm_icfg_prepare(&ctx);

@@ -52,7 +52,10 @@ typedef struct weir_llvm_build_stats {
   uint32_t facts;        /* including the zero fact, after pruning (see module/emit.c) */
   uint32_t facts_before_pruning; /* every fact the analysis numbered */
   uint32_t memory_objects, memory_locations; /* the memory model (memory/memory.h) */
-  uint32_t memory_degraded; /* 1: the points-to work budget ran out (coarser, still sound) */
+  uint32_t memory_degraded; /* 1: the points-to safety bound was reached (coarser, still sound) */
+  uint64_t memory_pairs;    /* sum of points-to set sizes over all values */
+  uint64_t memory_work;     /* elements the points-to solver sent along copy edges */
+  uint32_t memory_iterations, memory_merged; /* worklist pops; nodes merged on cycles */
   double seconds_points_to; /* the memory model, part of seconds_build */
   uint32_t edges;        /* intraprocedural edges */
   uint32_t call_sites;   /* call nodes (calls with at least one defined callee) */

@@ -211,6 +211,19 @@ typedef struct weir_llvm_hooks {
   void (*edge)(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, weir_llvm_flow *flow);
 } weir_llvm_hooks;
 
+/* weir_llvm_call_reach's state: the reach of each call (by value id), the
+ * objects each object holds, and a stamp per object for deduplication. */
+typedef struct weir_llvm_reach {
+  int ready;                 /* 0: not yet allocated, 1: allocated, -1: out of memory */
+  uint32_t objects;          /* memory objects */
+  weir_llvm_vec *cache;      /* [value_count] */
+  uint8_t *cache_ready;
+  weir_llvm_vec *succ;       /* [objects] */
+  uint8_t *succ_ready;
+  uint32_t *stamp_of, stamp; /* [objects] */
+  weir_llvm_vec scratch;     /* the reach of a call without a value id */
+} weir_llvm_reach;
+
 struct weir_llvm_ctx {
   LLVMModuleRef module;
   const weir_llvm_memory *memory; /* points-to, mod/ref (memory/memory.h) */
@@ -243,8 +256,7 @@ struct weir_llvm_ctx {
   size_t libcall_count, libcall_cap;
   const uint32_t *fact_map;      /* while building: fact -> built number (NONE: pruned) */
   weir_llvm_vec global_objects;  /* uaf: objects reachable from globals (sorted), once */
-  weir_llvm_vec *reach_cache;    /* [value_count] weir_llvm_call_reach per call, computed once */
-  uint8_t *reach_ready;
+  weir_llvm_reach reach;         /* weir_llvm_call_reach's caches (analyses/common.c) */
   int global_objects_ready;
   uint32_t fact_count;
   weir_llvm_vec fact_info;       /* per fact from 1: kind, id (analysis-defined) */
@@ -294,8 +306,13 @@ void weir_llvm_block(const weir_llvm_ctx *ctx, uint32_t location, uint32_t *firs
  * writes that field. */
 int weir_llvm_points_to_struct(LLVMValueRef pointer);
 /* The objects a call's pointer arguments reach (two levels of stored
- * pointers deep), sorted: what a callee may touch of its caller's frame. */
-void weir_llvm_call_reach(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *objects);
+ * pointers deep), sorted: what a callee may touch of its caller's frame.
+ * Computed once per call; the vector belongs to ctx. */
+const weir_llvm_vec *weir_llvm_call_reach(weir_llvm_ctx *ctx, LLVMValueRef call);
+void weir_llvm_reach_free(weir_llvm_ctx *ctx);
+/* Adds to `objects` what they hold, `levels` deep (stored pointers'
+ * objects), and sorts them, each object once. */
+void weir_llvm_objects_reach(weir_llvm_ctx *ctx, weir_llvm_vec *objects, int levels);
 /* Mod/ref summaries merge every calling context. At one call site, a
  * location of the CALLER's own stack frame can only be touched by the
  * callee if its address is handed over at this call (`reach`); globals,

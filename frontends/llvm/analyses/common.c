@@ -142,43 +142,133 @@ int weir_llvm_points_to_struct(LLVMValueRef pointer) {
   return LLVMGetTypeKind(element) == LLVMStructTypeKind; /* va_list is [1 x struct] */
 }
 
-static void compute_reach(const weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *objects);
-
-/* Computed once per call site (both emit passes and every hook ask). */
-void weir_llvm_call_reach(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *objects) {
-  objects->n = 0;
-  uint32_t vid = weir_llvm_vid(ctx, call);
-  if (vid != WEIR_LLVM_NONE && !ctx->reach_cache) {
-    ctx->reach_cache = calloc(ctx->value_count ? ctx->value_count : 1, sizeof *ctx->reach_cache);
-    ctx->reach_ready = calloc(ctx->value_count ? ctx->value_count : 1, 1);
-    if (!ctx->reach_cache || !ctx->reach_ready) ctx->failed = 1;
+/* The objects stored in any location of `object`, sorted and unique;
+ * computed once per object (every call site's reach walks them). */
+static const weir_llvm_vec *object_successors(weir_llvm_ctx *ctx, uint32_t object) {
+  weir_llvm_reach *r = &ctx->reach;
+  weir_llvm_vec *out = &r->succ[object];
+  if (r->succ_ready[object]) return out;
+  r->succ_ready[object] = 1;
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
+  for (uint32_t l = o->first_location; l < o->first_location + o->location_count; ++l) {
+    const uint32_t *inner = NULL;
+    size_t m = weir_llvm_memory_contents(ctx->memory, l, &inner);
+    for (size_t j = 0; j < m; ++j) weir_llvm_vec_push(out, weir_llvm_memory_location(ctx->memory, inner[j]).object);
   }
-  if (vid == WEIR_LLVM_NONE || !ctx->reach_cache || !ctx->reach_ready) {
-    compute_reach(ctx, call, objects);
-    return;
-  }
-  if (!ctx->reach_ready[vid]) {
-    compute_reach(ctx, call, &ctx->reach_cache[vid]);
-    ctx->reach_ready[vid] = 1;
-    if (ctx->reach_cache[vid].failed) ctx->failed = 1;
-  }
-  const weir_llvm_vec *cached = &ctx->reach_cache[vid];
-  for (size_t k = 0; k < cached->n; ++k) weir_llvm_vec_push(objects, cached->v[k]);
+  weir_llvm_vec_sort_unique(out);
+  if (out->failed) ctx->failed = 1;
+  return out;
 }
 
-static void compute_reach(const weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *objects) {
+/* Adds `object` to `out` unless this walk (stamp) has it already. */
+static void reach_add(weir_llvm_reach *r, uint32_t object, weir_llvm_vec *out) {
+  if (r->stamp_of[object] == r->stamp) return;
+  r->stamp_of[object] = r->stamp;
+  weir_llvm_vec_push(out, object);
+}
+
+static int reach_init(weir_llvm_ctx *ctx);
+
+/* A new walk: no object carries its stamp yet. */
+static void reach_begin(weir_llvm_reach *r) {
+  if (++r->stamp == 0) { /* wrapped: no stamp may stand for an old walk */
+    memset(r->stamp_of, 0, r->objects * sizeof *r->stamp_of);
+    r->stamp = 1;
+  }
+}
+
+/* Appends to `objects` (whose elements the current walk has stamped) what
+ * they hold, `levels` deep, each object once. */
+static void reach_expand(weir_llvm_ctx *ctx, weir_llvm_vec *objects, int levels) {
+  for (int level = 0, first = 0; level < levels; ++level) {
+    size_t end = objects->n;
+    for (size_t k = (size_t)first; k < end; ++k) {
+      const weir_llvm_vec *succ = object_successors(ctx, objects->v[k]);
+      for (size_t j = 0; j < succ->n; ++j) reach_add(&ctx->reach, succ->v[j], objects);
+    }
+    first = (int)end;
+  }
+  weir_llvm_vec_sort_unique(objects); /* unique already: sorted for weir_llvm_vec_contains */
+}
+
+/* Objects the pointer arguments point to, then two levels of what those
+ * objects hold. Duplicates are dropped by a stamp per object, not by
+ * sorting: on an interpreter whose values may point to most of the heap a
+ * call reaches thousands of objects, at every one of ~10 k call sites. */
+static void compute_reach(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *objects) {
+  weir_llvm_reach *r = &ctx->reach;
   objects->n = 0;
-  weir_llvm_vec locs = {0};
+  reach_begin(r);
   uint32_t args = LLVMGetNumArgOperands(call);
   for (uint32_t k = 0; k < args; ++k) {
     LLVMValueRef arg = LLVMGetOperand(call, k);
     if (!weir_llvm_is_pointer(arg)) continue;
-    weir_llvm_pts_deep(ctx, arg, 2, &locs);
-    for (size_t j = 0; j < locs.n; ++j) weir_llvm_vec_push(objects, weir_llvm_memory_location(ctx->memory, locs.v[j]).object);
+    const uint32_t *locs = NULL;
+    size_t n = weir_llvm_pts(ctx, arg, &locs);
+    for (size_t j = 0; j < n; ++j) reach_add(r, weir_llvm_memory_location(ctx->memory, locs[j]).object, objects);
   }
-  if (locs.failed) objects->failed = 1;
-  weir_llvm_vec_free(&locs);
-  weir_llvm_vec_sort_unique(objects);
+  reach_expand(ctx, objects, 2);
+}
+
+void weir_llvm_objects_reach(weir_llvm_ctx *ctx, weir_llvm_vec *objects, int levels) {
+  if (!reach_init(ctx)) return;
+  reach_begin(&ctx->reach);
+  size_t kept = 0;
+  for (size_t k = 0; k < objects->n; ++k)
+    if (ctx->reach.stamp_of[objects->v[k]] != ctx->reach.stamp) {
+      ctx->reach.stamp_of[objects->v[k]] = ctx->reach.stamp;
+      objects->v[kept++] = objects->v[k];
+    }
+  objects->n = kept;
+  reach_expand(ctx, objects, levels);
+}
+
+static int reach_init(weir_llvm_ctx *ctx) {
+  weir_llvm_reach *r = &ctx->reach;
+  if (r->ready) return r->ready > 0;
+  uint32_t values = ctx->value_count ? ctx->value_count : 1;
+  r->objects = weir_llvm_memory_object_count(ctx->memory);
+  uint32_t objects = r->objects ? r->objects : 1;
+  r->cache = calloc(values, sizeof *r->cache);
+  r->cache_ready = calloc(values, 1);
+  r->succ = calloc(objects, sizeof *r->succ);
+  r->succ_ready = calloc(objects, 1);
+  r->stamp_of = calloc(objects, sizeof *r->stamp_of);
+  r->ready = r->cache && r->cache_ready && r->succ && r->succ_ready && r->stamp_of ? 1 : -1;
+  if (r->ready < 0) ctx->failed = 1;
+  return r->ready > 0;
+}
+
+void weir_llvm_reach_free(weir_llvm_ctx *ctx) {
+  weir_llvm_reach *r = &ctx->reach;
+  for (uint32_t v = 0; r->cache && v < ctx->value_count; ++v) weir_llvm_vec_free(&r->cache[v]);
+  for (uint32_t o = 0; r->succ && o < r->objects; ++o) weir_llvm_vec_free(&r->succ[o]);
+  free(r->cache);
+  free(r->cache_ready);
+  free(r->succ);
+  free(r->succ_ready);
+  free(r->stamp_of);
+  weir_llvm_vec_free(&r->scratch);
+  memset(r, 0, sizeof *r);
+}
+
+/* Computed once per call site (both emit passes and every hook ask). */
+const weir_llvm_vec *weir_llvm_call_reach(weir_llvm_ctx *ctx, LLVMValueRef call) {
+  static const weir_llvm_vec none = {0};
+  if (!reach_init(ctx)) return &none; /* ctx->failed is set */
+  weir_llvm_reach *r = &ctx->reach;
+  uint32_t vid = weir_llvm_vid(ctx, call);
+  if (vid == WEIR_LLVM_NONE) { /* not numbered: computed each time, valid until the next call */
+    compute_reach(ctx, call, &r->scratch);
+    if (r->scratch.failed) ctx->failed = 1;
+    return &r->scratch;
+  }
+  if (!r->cache_ready[vid]) {
+    compute_reach(ctx, call, &r->cache[vid]);
+    r->cache_ready[vid] = 1;
+    if (r->cache[vid].failed) ctx->failed = 1;
+  }
+  return &r->cache[vid];
 }
 
 int weir_llvm_call_may_touch(const weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm_vec *reach,

@@ -269,19 +269,16 @@ static void move(weir_llvm_ctx *ctx, LLVMValueRef value, LLVMValueRef phi, weir_
  * in and brought back from each callee's exit. */
 static void callee_mod(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *out) {
   out->n = 0;
-  weir_llvm_vec reach = {0};
-  weir_llvm_call_reach(ctx, call, &reach);
+  const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
   const uint32_t *procs = NULL;
   size_t n = weir_llvm_call_procs(ctx, call, &procs);
   for (size_t p = 0; p < n; ++p) {
     const uint32_t *locs = NULL;
     size_t m = weir_llvm_memory_mod(ctx->memory, ctx->fns[procs[p]].fn, &locs);
     for (size_t k = 0; k < m; ++k)
-      if (weir_llvm_call_may_touch(ctx, call, &reach, locs[k])) weir_llvm_vec_push(out, locs[k]);
+      if (weir_llvm_call_may_touch(ctx, call, reach, locs[k])) weir_llvm_vec_push(out, locs[k]);
   }
   if (n > 1) weir_llvm_vec_sort_unique(out);
-  if (reach.failed) out->failed = 1;
-  weir_llvm_vec_free(&reach);
 }
 
 static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
@@ -314,14 +311,12 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
     flows_from(ctx, LLVMGetOperand(call, k), ctx->fns[proc].va_fact, call_flow);
   weir_llvm_vec mod = {0};
   callee_mod(ctx, call, &mod);
-  weir_llvm_vec reach = {0};
-  weir_llvm_call_reach(ctx, call, &reach);
+  const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
   const uint32_t *ref = NULL;
   size_t refs = weir_llvm_memory_ref(ctx->memory, fn, &ref);
   for (size_t j = 0; j < refs; ++j)
-    if (weir_llvm_call_may_touch(ctx, call, &reach, ref[j]))
+    if (weir_llvm_call_may_touch(ctx, call, reach, ref[j]))
       weir_llvm_flow_pair(call_flow, loc(ctx, ref[j]), loc(ctx, ref[j]));
-  weir_llvm_vec_free(&reach);
   for (size_t j = 0; j < mod.n; ++j) {
     uint32_t f = loc(ctx, mod.v[j]);
     weir_llvm_flow_pair(call_flow, f, f);

@@ -184,19 +184,7 @@ static const weir_llvm_vec *global_objects(weir_llvm_ctx *ctx) {
   uint32_t objects = weir_llvm_memory_object_count(ctx->memory);
   for (uint32_t o = 0; o < objects; ++o)
     if (weir_llvm_memory_object(ctx->memory, o)->kind == WEIR_LLVM_OBJECT_GLOBAL) weir_llvm_vec_push(out, o);
-  for (int level = 0, start = 0; level < 2; ++level) {
-    size_t end = out->n;
-    for (size_t k = (size_t)start; k < end; ++k) {
-      const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, out->v[k]);
-      for (uint32_t l = o->first_location; l < o->first_location + o->location_count; ++l) {
-        const uint32_t *inner = NULL;
-        size_t m = weir_llvm_memory_contents(ctx->memory, l, &inner);
-        for (size_t j = 0; j < m; ++j) weir_llvm_vec_push(out, weir_llvm_memory_location(ctx->memory, inner[j]).object);
-      }
-    }
-    start = (int)end;
-  }
-  weir_llvm_vec_sort_unique(out);
+  weir_llvm_objects_reach(ctx, out, 2);
   if (out->failed) ctx->failed = 1;
   return out;
 }
@@ -207,8 +195,9 @@ static const weir_llvm_vec *global_objects(weir_llvm_ctx *ctx) {
  * `ifds_vec_free(&a)` frees a's array, not every array the function ever
  * frees. Keeps the F facts of `facts` that pass that test. */
 static void keep_reachable(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *facts) {
-  weir_llvm_vec reach = {0}, allocs = {0};
-  weir_llvm_call_reach(ctx, call, &reach);
+  if (facts->n == 0) return; /* most calls touch no tracked block */
+  weir_llvm_vec allocs = {0};
+  const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
   const weir_llvm_vec *globals = global_objects(ctx);
   const uint32_t *procs = NULL;
   size_t n = weir_llvm_call_procs(ctx, call, &procs);
@@ -222,13 +211,12 @@ static void keep_reachable(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec 
   for (size_t k = 0; k < facts->n; ++k) {
     uint32_t fact = facts->v[k];
     uint32_t object = fact ? ctx->fact_info.v[2 * (fact - 1) + 1] : 0;
-    if (fact && (weir_llvm_vec_contains(&allocs, fact) || weir_llvm_vec_contains(&reach, object) ||
+    if (fact && (weir_llvm_vec_contains(&allocs, fact) || weir_llvm_vec_contains(reach, object) ||
                  weir_llvm_vec_contains(globals, object)))
       facts->v[kept++] = fact;
   }
   facts->n = kept;
-  if (reach.failed || allocs.failed) ctx->failed = 1;
-  weir_llvm_vec_free(&reach);
+  if (allocs.failed) ctx->failed = 1;
   weir_llvm_vec_free(&allocs);
 }
 

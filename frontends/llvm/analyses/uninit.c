@@ -227,19 +227,16 @@ static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow
   weir_llvm_flow_kill(flow, val(ctx, call));
   const uint32_t *procs = NULL;
   size_t n = weir_llvm_call_procs(ctx, call, &procs);
-  weir_llvm_vec reach = {0};
-  weir_llvm_call_reach(ctx, call, &reach);
+  const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
   for (size_t p = 0; p < n; ++p) {
     const uint32_t *locs = NULL;
     size_t m = weir_llvm_memory_mod(ctx->memory, ctx->fns[procs[p]].fn, &locs);
     for (size_t k = 0; k < m; ++k)
-      if (weir_llvm_call_may_touch(ctx, call, &reach, locs[k])) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[k]]);
+      if (weir_llvm_call_may_touch(ctx, call, reach, locs[k])) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[k]]);
     const uint32_t *objects = NULL;
     m = weir_llvm_memory_allocs(ctx->memory, ctx->fns[procs[p]].fn, &objects);
     for (size_t k = 0; k < m; ++k) object_facts(ctx, objects[k], 0, flow);
   }
-  if (reach.failed) ctx->failed = 1;
-  weir_llvm_vec_free(&reach);
   allocation(ctx, call, flow); /* an allocation wrapper */
 }
 
@@ -248,15 +245,12 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
   LLVMValueRef fn = ctx->fns[proc].fn;
   uint32_t args = LLVMGetNumArgOperands(call), k = 0;
   (void)k, (void)args; /* undefined arguments are reported at the call (check_defined_call) */
-  weir_llvm_vec reach = {0};
-  weir_llvm_call_reach(ctx, call, &reach);
+  const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
   const uint32_t *ref = NULL;
   size_t refs = weir_llvm_memory_ref(ctx->memory, fn, &ref);
   for (size_t j = 0; j < refs; ++j)
-    if (weir_llvm_call_may_touch(ctx, call, &reach, ref[j]))
+    if (weir_llvm_call_may_touch(ctx, call, reach, ref[j]))
       weir_llvm_flow_pair(call_flow, ctx->loc_fact[ref[j]], ctx->loc_fact[ref[j]]);
-  if (reach.failed) ctx->failed = 1;
-  weir_llvm_vec_free(&reach);
   if (ctx->fns[proc].ret_fact) weir_llvm_flow_pair(ret_flow, ctx->fns[proc].ret_fact, val(ctx, call));
   /* Blocks the callee allocates come back as they are at its exit (the
    * call-to-return edge killed them: the callee made them anew). */

@@ -78,6 +78,7 @@ void pta_unify(weir_llvm_memory *m, const uint32_t *nodes, uint32_t n) {
     ++merged;
   }
   if (!merged) return;
+  m->stats.merged += merged;
   tidy(m, rep);
   if (m->nodes[rep].delta.count) pta_push(m, rep);
 }
@@ -138,6 +139,7 @@ static void visit(weir_llvm_memory *m, scc *t, uint32_t start) {
 
 void pta_collapse_cycles(weir_llvm_memory *m) {
   uint32_t n = m->node_count;
+  m->stats.cycle_passes++;
   scc t = {0};
   t.index = malloc((size_t)n * sizeof(uint32_t));
   t.low = malloc((size_t)n * sizeof(uint32_t));

@@ -168,6 +168,7 @@ static void callees_and_stats(weir_llvm_memory *m) {
   s->objects = m->object_count;
   s->locations = m->loc_count;
   s->constraints = m->constraint_stat;
+  s->work = m->work_done;
   for (size_t k = 0; k < m->value_node.cap; ++k) {
     if (!m->value_node.keys[k]) continue;
     uint32_t n = m->nodes[m->rep[m->value_node.values[k]]].pts.n;

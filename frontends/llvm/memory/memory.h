@@ -68,6 +68,9 @@ typedef struct weir_llvm_memory_stats {
   uint32_t indirect_calls, indirect_resolved; /* call sites; those with at least one target */
   uint64_t points_to_pairs;  /* sum of points-to set sizes over all values */
   uint32_t iterations;       /* worklist pops */
+  uint64_t work;             /* elements sent along copy edges (difference propagation) */
+  uint32_t cycle_passes;     /* Tarjan passes over the copy graph */
+  uint32_t merged;           /* nodes merged into another one on a cycle */
   uint32_t degraded;         /* 1: the work budget ran out and large points-to sets were unified
                                 (Steensgaard-style): still sound, less precise (memory/README.md) */
   double seconds;

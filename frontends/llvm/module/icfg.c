@@ -298,9 +298,7 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   free(ctx->obj_fact);
   free(ctx->libcalls);
   weir_llvm_vec_free(&ctx->global_objects);
-  for (uint32_t v = 0; ctx->reach_cache && v < ctx->value_count; ++v) weir_llvm_vec_free(&ctx->reach_cache[v]);
-  free(ctx->reach_cache);
-  free(ctx->reach_ready);
+  weir_llvm_reach_free(ctx);
   weir_llvm_map_free(&ctx->libcall_index);
   weir_llvm_vec_free(&ctx->callees);
   weir_llvm_vec_free(&ctx->fact_info);
