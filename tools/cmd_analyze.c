@@ -335,8 +335,8 @@ static void print_summary(const analyze_args *a, const run_state *r) {
   const weir_llvm_build_stats *b = weir_llvm_problem_stats(r->lp);
   char inputs[600];
   inputs_name(a, inputs, sizeof inputs);
-  fprintf(stderr, "weir analyze: %s of %s: %u functions, %u nodes, %u facts", a->analysis, inputs,
-          b->functions, b->nodes, b->facts);
+  fprintf(stderr, "weir analyze: %s of %s: %u functions, %u nodes (%u bypassed), %u facts", a->analysis, inputs,
+          b->functions, b->nodes, b->bypassed_nodes, b->facts);
   if (b->facts_before_pruning > b->facts) fprintf(stderr, " (of %u before pruning)", b->facts_before_pruning);
   if (b->modules > 1) fprintf(stderr, " from %u linked modules", b->modules);
   fprintf(stderr, "; frontend %.3f s (parse %.3f s, prepare %.3f s, points-to %.3f s)",

@@ -49,6 +49,7 @@ typedef struct weir_llvm_build_stats {
   uint32_t functions;    /* defined functions = procedures */
   uint32_t declarations; /* declared-only functions (modelled at call sites) */
   uint32_t nodes;        /* ICFG nodes */
+  uint32_t bypassed_nodes; /* of those, nodes that only hand every fact on: no edges (module/bypass.c) */
   uint32_t facts;        /* including the zero fact, after pruning (see module/emit.c) */
   uint32_t facts_before_pruning; /* every fact the analysis numbered */
   uint32_t memory_objects, memory_locations; /* the memory model (memory/memory.h) */

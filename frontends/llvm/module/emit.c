@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "frontends/llvm/internal.h"
+#include "frontends/llvm/module/bypass.h"
 #include "frontends/llvm/module/liveness.h"
 
 typedef struct emitter {
@@ -29,6 +30,11 @@ typedef struct emitter {
   uint32_t *die_first;     /* [value_count + 1] into die_facts, by instruction vid */
   weir_llvm_vec die_facts; /* value facts that die after that instruction */
   weir_llvm_liveness live; /* of the function being built: facts die on edges */
+  int flow_is_id;          /* the last interned flow is the identity (after pruning) */
+  weir_llvm_vec fn_edges;  /* second pass: the function's edges (from, to, flow, is-id) */
+  weir_llvm_vec bypassed;  /* the same after bypass.c: (from, to, flow) */
+  uint8_t *keep;           /* [nodes of the function] not to be bypassed */
+  size_t keep_cap;
   weir_status status;      /* the first failure of a step that reports one */
 } emitter;
 
@@ -183,16 +189,67 @@ static void build_procs(emitter *e, uint32_t live) {
  * into the fact graph (first pass). */
 static uint32_t put_flow(emitter *e, weir_llvm_flow *flow) {
   uint32_t index = 0;
+  e->flow_is_id = 0;
   if (!e->builder) collect(e, flow);
-  else if (building(e)) keep(e, weir_llvm_flow_intern(e->builder, flow, e->ctx->fact_map, &e->scratch, &index));
+  else if (building(e)) {
+    keep(e, weir_llvm_flow_intern(e->builder, flow, e->ctx->fact_map, &e->scratch, &index));
+    e->flow_is_id = flow->identity && e->scratch.n == 0; /* no kill, no pair left */
+  }
   return index;
 }
 
+/* Edges wait in fn_edges until the function is complete (write_edges). */
 static void write_edge(emitter *e, uint32_t from, uint32_t to, weir_llvm_flow *flow) {
   uint32_t index = put_flow(e, flow);
   if (!building(e)) return;
-  keep(e, weir_ifds_builder_edge(e->builder, from, to, index));
-  e->ctx->out->stats.edges++;
+  weir_llvm_vec_push(&e->fn_edges, from);
+  weir_llvm_vec_push(&e->fn_edges, to);
+  weir_llvm_vec_push(&e->fn_edges, index);
+  weir_llvm_vec_push(&e->fn_edges, (uint32_t)e->flow_is_id);
+}
+
+/* The nodes of function `proc` that the solver or the report needs: start,
+ * exit, calls and their return sites, checks and sources recorded since
+ * check_count / source_count. */
+static int mark_kept(emitter *e, uint32_t proc, size_t checks, size_t sources) {
+  weir_llvm_ctx *ctx = e->ctx;
+  uint32_t first = ctx->fns[proc].first, n = ctx->fns[proc].last - first + 1;
+  if (n > e->keep_cap) {
+    uint8_t *k = realloc(e->keep, n);
+    if (!k) return 0;
+    e->keep = k, e->keep_cap = n;
+  }
+  memset(e->keep, 0, n);
+  e->keep[0] = e->keep[n - 1] = 1;
+  LLVMValueRef f = ctx->fns[proc].fn;
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+      uint32_t vid = weir_llvm_vid(ctx, i);
+      if (ctx->callee_count[vid]) e->keep[ctx->node_of[vid] - first] = e->keep[ctx->node_of[vid] + 1 - first] = 1;
+    }
+  const weir_llvm_problem *out = ctx->out;
+  for (size_t c = checks; c < out->check_count; ++c) e->keep[out->checks[c].node - first] = 1;
+  for (size_t c = sources; c < out->source_count; ++c) e->keep[out->sources[c].node - first] = 1;
+  return 1;
+}
+
+/* The function's edges, with the nodes that only hand every fact on
+ * bypassed (bypass.c), into the builder. */
+static void write_edges(emitter *e, uint32_t proc, size_t checks, size_t sources) {
+  weir_llvm_ctx *ctx = e->ctx;
+  if (!building(e)) return;
+  uint32_t bypassed = 0;
+  weir_llvm_bypass_input in = {ctx->fns[proc].first, ctx->fns[proc].last - ctx->fns[proc].first + 1, NULL,
+                               e->fn_edges.v, e->fn_edges.n / 4};
+  if (e->fn_edges.failed || !mark_kept(e, proc, checks, sources) ||
+      !(in.keep = e->keep, weir_llvm_bypass(&in, &e->bypassed, &bypassed))) {
+    keep(e, weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for the edges of a function. Fix: free memory"));
+    return;
+  }
+  for (size_t k = 0; k + 2 < e->bypassed.n && building(e); k += 3)
+    keep(e, weir_ifds_builder_edge(e->builder, e->bypassed.v[k], e->bypassed.v[k + 1], e->bypassed.v[k + 2]));
+  ctx->out->stats.edges += (uint32_t)(e->bypassed.n / 3);
+  ctx->out->stats.bypassed_nodes += bypassed;
 }
 
 static uint32_t first_node(const weir_llvm_ctx *ctx, LLVMBasicBlockRef block) {
@@ -281,6 +338,8 @@ static void write_function(emitter *e, uint32_t proc) {
   LLVMValueRef f = ctx->fns[proc].fn;
   weir_llvm_liveness_free(&e->live);
   keep(e, weir_llvm_liveness_compute(ctx, f, &e->live));
+  size_t checks = ctx->out->check_count, sources = ctx->out->source_count;
+  e->fn_edges.n = 0;
   weir_llvm_flow_reset(&e->flow, 1);
   if (ctx->hooks->entry) ctx->hooks->entry(ctx, proc, &e->flow);
   write_edge(e, ctx->fns[proc].first, first_node(ctx, LLVMGetEntryBasicBlock(f)), &e->flow);
@@ -295,6 +354,7 @@ static void write_function(emitter *e, uint32_t proc) {
         ctx->hooks->check(ctx, i, node);
       }
     }
+  if (e->builder) write_edges(e, proc, checks, sources);
 }
 
 /* Entry points: main, and every function no resolved call reaches (library
@@ -367,6 +427,9 @@ static void emitter_free(emitter *e) {
   free(e->die_first);
   weir_llvm_vec_free(&e->die_facts);
   weir_llvm_liveness_free(&e->live);
+  weir_llvm_vec_free(&e->fn_edges);
+  weir_llvm_vec_free(&e->bypassed);
+  free(e->keep);
 }
 
 static void fill_stats(weir_llvm_ctx *ctx, uint32_t live) {

@@ -27,6 +27,8 @@ struct weir_llvm_witness {
   uint32_t *in_offset;     /* [P + 1] proc -> callee lines */
   uint32_t *in_line, *line_call;
   uint32_t *source_of;     /* [N] */
+  uint32_t *kill_sorted;   /* each flow's kills, sorted (binary search) */
+  uint32_t *pair_by_to;    /* each flow's pair indices, sorted by target fact */
   uint8_t *seen;           /* [holds] */
   uint32_t *queue;         /* hold indices */
   uint32_t *parent;        /* [queue_cap] queue index of the pair that pushed it (toward the finding) */
@@ -44,10 +46,63 @@ static uint32_t find_hold(const witness *w, uint32_t node, uint32_t fact) {
   return lo < w->hold_first[node + 1] && w->r->hold_fact[lo] == fact ? lo : WEIR_LLVM_NONE;
 }
 
-static int killed(const weir_ifds_flows *f, uint32_t flow, uint32_t fact) {
-  for (uint32_t k = f->kill_offset[flow]; k < f->kill_offset[flow + 1]; ++k)
-    if (f->kill_fact[k] == fact) return 1;
-  return 0;
+static int cmp_u64(const void *a, const void *b);
+
+static int killed(const witness *w, uint32_t flow, uint32_t fact) {
+  const weir_ifds_flows *f = &w->p->flows;
+  uint32_t lo = f->kill_offset[flow], hi = f->kill_offset[flow + 1];
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (w->kill_sorted[mid] < fact) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < f->kill_offset[flow + 1] && w->kill_sorted[lo] == fact;
+}
+
+/* The first of a flow's pairs (in pair_by_to order) whose target is `fact`. */
+static uint32_t first_pair_to(const witness *w, uint32_t flow, uint32_t fact) {
+  const weir_ifds_flows *f = &w->p->flows;
+  uint32_t lo = f->pair_offset[flow], hi = f->pair_offset[flow + 1];
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (f->pair_to[w->pair_by_to[mid]] < fact) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Sorted copies of every flow's kills and pairs: a search steps through
+ * call flows with thousands of pairs, millions of times on a large result. */
+static int index_flows(witness *w) {
+  const weir_ifds_flows *f = &w->p->flows;
+  uint32_t kills = f->kill_offset[f->count], pairs = f->pair_offset[f->count];
+  w->kill_sorted = malloc((kills ? kills : 1) * sizeof *w->kill_sorted);
+  w->pair_by_to = malloc((pairs ? pairs : 1) * sizeof *w->pair_by_to);
+  uint64_t *keys = malloc((pairs ? pairs : 1) * sizeof *keys);
+  int ok = w->kill_sorted && w->pair_by_to && keys;
+  if (ok) {
+    memcpy(w->kill_sorted, f->kill_fact, (size_t)kills * sizeof *w->kill_sorted);
+    for (uint32_t k = 0; k < f->count; ++k) {
+      uint32_t first = f->kill_offset[k], n = f->kill_offset[k + 1] - first;
+      if (n > 1) qsort(w->kill_sorted + first, n, sizeof *w->kill_sorted, cmp_u32);
+      first = f->pair_offset[k], n = f->pair_offset[k + 1] - first;
+      for (uint32_t j = 0; j < n; ++j) keys[j] = (uint64_t)f->pair_to[first + j] << 32 | (first + j);
+      if (n > 1) qsort(keys, n, sizeof *keys, cmp_u64);
+      for (uint32_t j = 0; j < n; ++j) w->pair_by_to[first + j] = (uint32_t)keys[j];
+    }
+  }
+  free(keys);
+  return ok;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
 }
 
 static uint32_t *counted_csr(size_t n, const uint32_t *keys, size_t count, uint32_t **values) {
@@ -85,6 +140,8 @@ static void witness_free(witness *w) {
   free(w->in_line);
   free(w->line_call);
   free(w->source_of);
+  free(w->kill_sorted);
+  free(w->pair_by_to);
   free(w->seen);
   free(w->queue);
   free(w->parent);
@@ -122,7 +179,8 @@ static int witness_init(witness *w, const weir_llvm_problem *lp, const weir_ifds
   w->line_call = malloc((k_lines ? k_lines : 1) * sizeof *w->line_call);
   w->source_of = malloc((size_t)n * sizeof *w->source_of);
   w->seen = calloc(r->hold_count ? r->hold_count : 1, 1);
-  if (!w->hold_first || !w->line_call || !w->source_of || !w->seen || !build_predecessors(w)) return 0;
+  if (!w->hold_first || !w->line_call || !w->source_of || !w->seen || !build_predecessors(w) || !index_flows(w))
+    return 0;
   for (uint64_t h = 0; h < r->hold_count; ++h) w->hold_first[r->hold_node[h] + 1]++;
   for (uint32_t k = 0; k < n; ++k) w->hold_first[k + 1] += w->hold_first[k];
   w->ret_offset = counted_csr(n, p->call_return, p->call_count, &w->ret_call);
@@ -163,10 +221,14 @@ static void push(search *s, uint32_t node, uint32_t fact) {
 
 /* Every fact at `node` that `flow` maps to `fact`. */
 static void preimage(search *s, uint32_t node, uint32_t flow, uint32_t fact) {
-  const weir_ifds_flows *f = &s->w->p->flows;
-  if (f->identity[flow] && !killed(f, flow, fact)) push(s, node, fact);
-  for (uint32_t k = f->pair_offset[flow]; k < f->pair_offset[flow + 1]; ++k)
-    if (f->pair_to[k] == fact) push(s, node, f->pair_from[k]);
+  const witness *w = s->w;
+  const weir_ifds_flows *f = &w->p->flows;
+  if (f->identity[flow] && !killed(w, flow, fact)) push(s, node, fact);
+  for (uint32_t k = first_pair_to(w, flow, fact); k < f->pair_offset[flow + 1]; ++k) {
+    uint32_t pair = w->pair_by_to[k];
+    if (f->pair_to[pair] != fact) break;
+    push(s, node, f->pair_from[pair]);
+  }
 }
 
 static void step(search *s, uint32_t node, uint32_t fact) {
