@@ -9,7 +9,7 @@
 # usage: real-ocamlrun.sh CLANG14 LLVM_LINK14 OUT_DIR
 #
 # Installs ocaml-source with apt-get when missing; unpacks the tree under
-# OUT_DIR/src (never touches /usr/src); runs OCaml's configure (bytecode
+# OUT_DIR/ocaml-src (never touches /usr/src; real-program.sh owns OUT_DIR/src); runs OCaml's configure (bytecode
 # only) and generates the runtime's headers; compiles the sources of
 # ocamlrun (BYTECODE_C_SOURCES of runtime/Makefile, prims.c included) with
 # `clang-14 -g -emit-llvm -c` at -O0 and at -O2 with the flags OCaml's
@@ -29,22 +29,22 @@ tarball=/usr/src/ocaml-source-$upstream.tar
 [ -f "$tarball" ] || { echo "real-ocamlrun.sh: $tarball missing although ocaml-source is installed. Fix: apt-get install --reinstall ocaml-source" >&2; exit 1; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-src=$out/src/ocaml-$upstream
+src=$out/ocaml-src/ocaml-$upstream
 # Unpacked and configured once per package version (the stamp holds it).
-if [ "$(cat "$out/src/.ocaml-unpacked" 2>/dev/null)" != "$version" ]; then
+if [ "$(cat "$out/ocaml-src/.unpacked" 2>/dev/null)" != "$version" ]; then
   rm -rf "$src"
-  mkdir -p "$out/src"
-  tar xf "$tarball" -C "$out/src" "ocaml-$upstream/ocaml_$upstream.orig.tar.gz"
-  tar xzf "$out/src/ocaml-$upstream/ocaml_$upstream.orig.tar.gz" -C "$out/src"
-  rm -f "$out/src/ocaml-$upstream/ocaml_$upstream.orig.tar.gz"
+  mkdir -p "$out/ocaml-src"
+  tar xf "$tarball" -C "$out/ocaml-src" "ocaml-$upstream/ocaml_$upstream.orig.tar.gz"
+  tar xzf "$out/ocaml-src/ocaml-$upstream/ocaml_$upstream.orig.tar.gz" -C "$out/ocaml-src"
+  rm -f "$out/ocaml-src/ocaml-$upstream/ocaml_$upstream.orig.tar.gz"
   [ -d "$src/runtime" ] || { echo "real-ocamlrun.sh: $src/runtime missing after unpacking (ocaml-source changed layout)" >&2; exit 1; }
   (cd "$src" && CC=$clang ./configure --disable-native-compiler --disable-ocamldoc --disable-ocamltest \
-    --disable-debugger >"$out/src/ocaml-configure.log" 2>&1) ||
-    { echo "real-ocamlrun.sh: OCaml's configure failed; see $out/src/ocaml-configure.log" >&2; exit 1; }
+    --disable-debugger >"$out/ocaml-src/configure.log" 2>&1) ||
+    { echo "real-ocamlrun.sh: OCaml's configure failed; see $out/ocaml-src/configure.log" >&2; exit 1; }
   make -C "$src/runtime" prims.c caml/version.h caml/opnames.h caml/jumptbl.h build_config.h \
-    >"$out/src/ocaml-make.log" 2>&1 ||
-    { echo "real-ocamlrun.sh: generating the runtime's headers failed; see $out/src/ocaml-make.log" >&2; exit 1; }
-  echo "$version" > "$out/src/.ocaml-unpacked"
+    >"$out/ocaml-src/make.log" 2>&1 ||
+    { echo "real-ocamlrun.sh: generating the runtime's headers failed; see $out/ocaml-src/make.log" >&2; exit 1; }
+  echo "$version" > "$out/ocaml-src/.unpacked"
 fi
 
 # BYTECODE_C_SOURCES of runtime/Makefile, expanded by make itself.
