@@ -40,9 +40,17 @@ static void usage(FILE *out) {
           "  --emit-ifds OUT      write the IFDS problem (text format) for other solvers\n"
           "  --source-root DIR    paths in the output are relative to DIR (default: the\n"
           "                       current directory); SARIF names it %%SRCROOT%%\n"
-          "  --fail-on-findings   exit with 3 when there is at least one finding\n"
-          "  --quiet              no summary line on stderr\n\n"
-          "Findings go to stdout as `file:line:col: warning: ... [weir-taint-command-injection]`.\n"
+          "  --min-confidence L   report only findings of confidence L or more: high, medium,\n"
+          "                       low (all; the default) or a number 0..100\n"
+          "  --baseline OLD.sarif report only findings whose fingerprint OLD (an earlier\n"
+          "                       --sarif of weir) does not hold; SARIF marks them \"new\"\n"
+          "  --fail-on-findings   exit with 3 when at least one finding is reported\n"
+          "  --quiet              no summaries on stderr\n\n"
+          "Findings go to stdout as `file:line:col: warning: ... [weir-taint-command-injection]`,\n"
+          "one per rule and place, its other sources counted (\"and 2 more sources\"); then a\n"
+          "summary by rule and by file on stderr. A comment `// weir: ignore` or\n"
+          "`/* weir: ignore[uninit] */` on a finding's line or the line above suppresses it\n"
+          "(SARIF keeps it, with `suppressions`).\n"
           "Output files are checked before the analysis runs and written atomically (an\n"
           "earlier file stays when writing fails).\n"
           "Exit codes: 0 the analysis ran (with or without findings); 3 findings and\n"
@@ -102,18 +110,19 @@ int weir_cmd_analyze(int argc, char **argv) {
 #define MAX_FILES 256
 
 typedef struct analyze_args {
-  const char *analysis, *config, *solver, *backend, *sarif, *emit, *root;
+  const char *analysis, *config, *solver, *backend, *sarif, *emit, *root, *baseline, *min_confidence;
   const char *files[MAX_FILES];
   size_t file_count;
   int quiet, fail_on_findings;
 } analyze_args;
 
-static const char *const value_options[] = {"--config", "--solver", "--backend", "--sarif", "--emit-ifds",
-                                            "--source-root"};
+static const char *const value_options[] = {"--config",      "--solver",   "--backend",       "--sarif",
+                                            "--emit-ifds",   "--source-root", "--baseline", "--min-confidence"};
 #define VALUE_OPTIONS (sizeof value_options / sizeof value_options[0])
 
 static const char **value_slot(analyze_args *a, size_t k) {
-  const char **slots[VALUE_OPTIONS] = {&a->config, &a->solver, &a->backend, &a->sarif, &a->emit, &a->root};
+  const char **slots[VALUE_OPTIONS] = {&a->config, &a->solver, &a->backend,  &a->sarif,
+                                       &a->emit,   &a->root,   &a->baseline, &a->min_confidence};
   return slots[k];
 }
 
@@ -238,6 +247,10 @@ static weir_status check_output(const analyze_args *a, const char *path, const c
 
 static weir_status check_inputs(const analyze_args *a, weir_llvm_analysis *analysis) {
   WEIR_TRY(weir_llvm_analysis_parse(a->analysis, analysis));
+  uint32_t minimum = 0;
+  if (a->min_confidence) WEIR_TRY(weir_llvm_confidence_parse(a->min_confidence, &minimum));
+  if (a->baseline)
+    WEIR_TRY(check_readable(a->baseline, "--baseline file", "give the SARIF file of an earlier weir analyze --sarif"));
   for (size_t k = 0; k < a->file_count; ++k)
     WEIR_TRY(check_readable(a->files[k], "module",
                             "give .ll or .bc files made by clang-14 -emit-llvm (see --help)"));
@@ -249,6 +262,7 @@ static weir_status check_inputs(const analyze_args *a, weir_llvm_analysis *analy
                        "directory the reported paths are relative to (usually the checkout)", a->root);
   }
   if (a->sarif) WEIR_TRY(check_output(a, a->sarif, "--sarif"));
+  /* --baseline and --sarif may name one file: the old one is read before the new one replaces it. */
   if (a->emit) WEIR_TRY(check_output(a, a->emit, "--emit-ifds"));
   if (a->sarif && a->emit && same_output(a->sarif, a->emit))
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "--sarif and --emit-ifds both name '%s'. Fix: give two "
@@ -351,9 +365,23 @@ static void print_summary(const analyze_args *a, const run_state *r) {
             b->memory_objects, b->memory_locations, (unsigned long long)b->memory_pairs,
             (unsigned long long)b->memory_work, b->memory_iterations, b->memory_merged,
             b->memory_degraded ? " (coarser: it reached its safety bound, see frontends/llvm/memory/README.md)" : "");
+  size_t reported = weir_llvm_findings_reported(&r->findings);
   fprintf(stderr, "; load %.3f s; %s on %s: %llu path edges in %.3f s; %zu finding%s\n", r->seconds_load,
-          a->solver, r->backend, (unsigned long long)r->result.path_edges, r->seconds_solve,
-          r->findings.count, r->findings.count == 1 ? "" : "s");
+          a->solver, r->backend, (unsigned long long)r->result.path_edges, r->seconds_solve, reported,
+          reported == 1 ? "" : "s");
+}
+
+/* --min-confidence, then the `weir: ignore` comments, then --baseline:
+ * what is left is printed and counted by --fail-on-findings. */
+static weir_status triage(const analyze_args *a, weir_llvm_findings *findings) {
+  if (a->min_confidence) {
+    uint32_t minimum = 0;
+    WEIR_TRY(weir_llvm_confidence_parse(a->min_confidence, &minimum));
+    weir_llvm_findings_min_confidence(findings, minimum);
+  }
+  WEIR_TRY(weir_llvm_findings_suppress(findings));
+  if (a->baseline) WEIR_TRY(weir_llvm_findings_baseline(findings, a->baseline));
+  return WEIR_OK;
 }
 
 static weir_status analyze(const analyze_args *a, weir_llvm_analysis analysis, outputs *o, run_state *r) {
@@ -368,6 +396,7 @@ static weir_status analyze(const analyze_args *a, weir_llvm_analysis analysis, o
   r->seconds_solve = t2 - t1;
   WEIR_TRY(weir_llvm_findings_collect(r->lp, r->problem, &r->result, &r->findings));
   WEIR_TRY(weir_llvm_findings_set_root(&r->findings, a->root));
+  WEIR_TRY(triage(a, &r->findings));
   weir_llvm_findings_print(r->lp, &r->findings, stdout);
   fflush(stdout);
   if (o->sarif) WEIR_TRY(weir_llvm_write_sarif_stream(r->lp, &r->findings, o->sarif_stream));
@@ -382,7 +411,10 @@ static weir_status analyze(const analyze_args *a, weir_llvm_analysis analysis, o
     o->sarif = NULL;
     WEIR_TRY(s);
   }
-  if (!a->quiet) print_summary(a, r);
+  if (!a->quiet) {
+    weir_llvm_findings_summary(&r->findings, stderr);
+    print_summary(a, r);
+  }
   return WEIR_OK;
 }
 
@@ -397,7 +429,7 @@ static int run(const analyze_args *a) {
   memset(&r, 0, sizeof r);
   s = analyze(a, analysis, &o, &r);
   abort_outputs(&o); /* what was not committed: an earlier file stays */
-  size_t count = r.findings.count;
+  size_t count = weir_llvm_findings_reported(&r.findings);
   weir_llvm_findings_free(&r.findings);
   weir_ifds_result_free(&r.result);
   weir_ifds_problem_free(r.problem);

@@ -138,38 +138,104 @@ typedef struct weir_llvm_step {
   char message[192];
 } weir_llvm_step;
 
+/* One source of a finding: a recorded source (taint source call,
+ * allocation, free) that reaches the sink, with its own code flow. */
+typedef struct weir_llvm_finding_source {
+  const char *name;     /* "fgets", "malloc", the variable of an alloca */
+  weir_llvm_location where;
+  const char *message;  /* the message of the check it reaches (names the location read) */
+  uint32_t node, fact;  /* the IFDS pair at the sink that this source reaches */
+  uint32_t confidence;  /* 0..100 for this source's evidence (README: Confidence) */
+  weir_llvm_step *steps; /* its code flow, source first (owned here) */
+  size_t step_count;
+} weir_llvm_finding_source;
+
+typedef enum weir_llvm_baseline_state {
+  WEIR_LLVM_BASELINE_NONE = 0,     /* no --baseline given */
+  WEIR_LLVM_BASELINE_NEW = 1,      /* its fingerprint is not in the baseline */
+  WEIR_LLVM_BASELINE_UNCHANGED = 2 /* it is: not printed, not counted by --fail-on-findings */
+} weir_llvm_baseline_state;
+
+/* One finding per (rule, sink file:line:col): every check of that rule at
+ * that place (several IR instructions of one expression, several objects a
+ * pointer may point to, several sources) is merged into it. */
 typedef struct weir_llvm_finding {
   const char *rule;     /* "weir-taint-command-injection", "weir-uninit", ... */
-  const char *message;
+  const char *message;  /* the first source's check (sources sorted: see findings.c) */
   weir_llvm_location where;
   int has_source;       /* a recorded source (taint source, allocation, free) reaches it */
-  weir_llvm_location source;
-  const char *source_name;
+  weir_llvm_location source;   /* = sources[0].where */
+  const char *source_name;     /* = sources[0].name */
   uint32_t node, fact;  /* the IFDS pair that made it a finding (fact 0: node reachable) */
-  weir_llvm_step *steps; /* the code flow, source first; NULL when no source was found */
+  weir_llvm_step *steps; /* = sources[0].steps: the first code flow; NULL when no source was found */
   size_t step_count;
+  size_t source_count;  /* distinct sources (0 when none reached it) */
+  weir_llvm_finding_source *sources; /* [source_count], owned */
+  uint32_t confidence;  /* 0..100: the best of its sources (README: Confidence) */
+  uint32_t targets;     /* objects the pointer at the sink may point to (1: must-alias; 0: a value) */
+  int weak;             /* the memory read is a summary (array, heap block): no strong update */
+  int suppressed;       /* an in-source `weir: ignore` comment covers it (weir_llvm_findings_suppress) */
+  unsigned suppressed_line; /* the line of that comment */
+  int baseline;         /* weir_llvm_baseline_state */
+  char fingerprint[40]; /* partialFingerprints weirFindingHash/v2: 16 hex digits ":N" */
 } weir_llvm_finding;
 
 typedef struct weir_llvm_findings {
   size_t count;
   weir_llvm_finding *items; /* strings point into the weir_llvm_problem */
   char *source_root;        /* absolute; NULL: the current directory (weir_llvm_findings_set_root) */
+  size_t below_confidence;  /* dropped by weir_llvm_findings_min_confidence */
+  size_t baseline_count;    /* fingerprints the baseline held (weir_llvm_findings_baseline) */
+  size_t baseline_absent;   /* of those, how many no finding has any more (fixed) */
 } weir_llvm_findings;
 
 /* Reads the findings off a solver's result for the problem `loaded` that was
- * built by `problem` (or a copy of it: weir_llvm_problem_load): one per (rule, location, source), in source
- * order, each with its code flow when a source reaches it. */
+ * built by `problem` (or a copy of it: weir_llvm_problem_load): one per
+ * (rule, sink location), in source order, each with its sources and their
+ * code flows, a confidence and a fingerprint. */
 weir_status weir_llvm_findings_collect(const weir_llvm_problem *problem,
                                        const weir_ifds_problem *loaded,
                                        const weir_ifds_result *result,
                                        weir_llvm_findings *out);
 /* Paths are printed and written relative to DIR (NULL: the current
- * directory); a DIR that is not a directory is refused. */
+ * directory); a DIR that is not a directory is refused. Fingerprints are
+ * computed again (they hold the path relative to the root). */
 weir_status weir_llvm_findings_set_root(weir_llvm_findings *findings, const char *dir);
 void weir_llvm_findings_free(weir_llvm_findings *findings);
 
-/* One line per finding: "file:line:col: warning: MESSAGE [weir-taint-command-injection]",
- * file relative to the source root. */
+/* ---- triage (report/triage.c, report/baseline.c) ------------------------- */
+/* Confidence levels (README: Confidence): high >= 70, medium >= 40, low. */
+#define WEIR_LLVM_CONFIDENCE_HIGH 70u
+#define WEIR_LLVM_CONFIDENCE_MEDIUM 40u
+/* "high", "medium" or "low" for a score. */
+const char *weir_llvm_confidence_level(uint32_t confidence);
+/* "high", "medium", "low" or a number 0..100 into a minimum score. */
+weir_status weir_llvm_confidence_parse(const char *text, uint32_t *out);
+/* Drops the findings whose confidence is below `minimum` (counted in
+ * findings->below_confidence). */
+void weir_llvm_findings_min_confidence(weir_llvm_findings *findings, uint32_t minimum);
+/* Marks the findings an in-source comment suppresses: `weir: ignore` (every
+ * rule) or `weir: ignore[uninit, weir-double-free]` (analysis names, rule
+ * ids, rule ids without "weir-") on the finding's line or the line above.
+ * Source files are read at their debug-info path, else below the source
+ * root; a file that cannot be read suppresses nothing. */
+weir_status weir_llvm_findings_suppress(weir_llvm_findings *findings);
+/* Reads the weirFindingHash/v2 fingerprints of an earlier weir SARIF file
+ * and marks each finding new or unchanged. A file that is not JSON, not
+ * SARIF or not written by weir is refused (WEIR_ERR_INVALID_ARGUMENT). */
+weir_status weir_llvm_findings_baseline(weir_llvm_findings *findings, const char *path);
+/* The same from memory; `name` stands for the file in messages. */
+weir_status weir_llvm_findings_baseline_text(weir_llvm_findings *findings, const char *name, const char *text,
+                                             size_t length);
+/* Findings printed and counted by --fail-on-findings: neither suppressed
+ * nor unchanged since the baseline. */
+size_t weir_llvm_findings_reported(const weir_llvm_findings *findings);
+/* The summary by rule and by file (paths relative to the root), a few lines. */
+void weir_llvm_findings_summary(const weir_llvm_findings *findings, FILE *out);
+
+/* One line per reported finding: "file:line:col: warning: MESSAGE (source: 'fgets' at
+ * file:line:col, and 2 more sources) [weir-taint-command-injection]", file relative
+ * to the source root; suppressed and unchanged findings are not printed. */
 void weir_llvm_findings_print(const weir_llvm_problem *problem,
                               const weir_llvm_findings *findings, FILE *out);
 /* SARIF 2.1.0: tool with the analysis' rules (descriptions, help, CWE tags,

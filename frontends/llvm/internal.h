@@ -41,6 +41,12 @@ typedef struct weir_llvm_check {
   uint32_t fact_first, fact_count; /* into check_facts */
   uint32_t loc;
   char *message;
+  /* For the confidence rank (report/location.c, from the memory model at
+   * the check's instruction): objects the pointer read or written may
+   * point to (1: must-alias; 0: a value use), and whether that memory is a
+   * summary (array, heap or collapsed object) that no store overwrites. */
+  uint32_t targets;
+  uint8_t weak;
 } weir_llvm_check;
 
 /* Where facts are generated, for the related location and the code flow:
@@ -347,6 +353,10 @@ void weir_llvm_note_node(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst);
 uint32_t weir_llvm_add_loc(weir_llvm_ctx *ctx, LLVMValueRef inst);
 /* The source variable name of an alloca from llvm.dbg.declare, or the IR name. */
 void weir_llvm_slot_name(const weir_llvm_ctx *ctx, LLVMValueRef alloca, weir_llvm_text *out);
+/* A memory location in C words from debug info for messages: "ar.nparams",
+ * "s->buf", "a[]", "block allocated by f at x.c:12"; the memory model's
+ * name ("ar.+52") where the debug info says nothing (report/names.c). */
+void weir_llvm_location_name(const weir_llvm_ctx *ctx, uint32_t location, weir_llvm_text *out);
 void weir_llvm_add_check(weir_llvm_ctx *ctx, uint32_t node, const uint32_t *facts, size_t count,
                          LLVMValueRef inst, const char *message);
 void weir_llvm_add_source(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, const char *name,

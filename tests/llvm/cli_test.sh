@@ -157,6 +157,51 @@ test $rc = 2 || fail "--emit-ifds naming the input exited $rc, expected 2"
 "$clang" -g -O0 -emit-llvm -c "$here/programs/taint_helper.c" -o "$work/helper2.bc"
 cmp -s "$work/helper.bc" "$work/helper2.bc" || fail "--emit-ifds overwrote the input module"
 
+# ---- triage: merged sources, weir: ignore, --baseline, --min-confidence -------
+"$clang" -g -O0 -emit-llvm -c "$here/programs/triage.c" -o "$work/triage.bc"
+"$weir" analyze uninit "$work/triage.bc" --source-root "$here" --sarif "$work/triage.sarif" \
+  > "$work/triage.out" 2> "$work/triage.err" || fail "weir analyze uninit of triage.c exited $?"
+cat "$work/triage.out" "$work/triage.err"
+# Lines 9 and 16 are suppressed (their own line, the line above); line 22's
+# comment names another analysis; the read at 29 has two sources and is one finding.
+test "$(wc -l < "$work/triage.out")" = 2 || fail "triage.c: expected 2 findings printed"
+grep -q "^programs/triage.c:22:3: warning: " "$work/triage.out" || fail "ignore[taint] suppressed an uninit finding"
+grep -q "^programs/triage.c:29:10: warning: .* and 1 more source) \[weir-uninit\]$" "$work/triage.out" \
+  || fail "the read with two sources is not one finding naming both"
+grep -q "2 suppressed by 'weir: ignore' comments" "$work/triage.err" || fail "the summary does not count suppressions"
+grep -q "by rule: weir-uninit 2" "$work/triage.err" || fail "no summary by rule"
+grep -q "by file: programs/triage.c 2" "$work/triage.err" || fail "no summary by file"
+"$python" - "$work/triage.sarif" <<'PY' || fail "triage.sarif: suppressions, sources or confidence wrong"
+import json, sys
+results = json.load(open(sys.argv[1]))["runs"][0]["results"]
+assert len(results) == 4, len(results)
+suppressed = [r for r in results if r.get("suppressions")]
+assert len(suppressed) == 2 and all(r["suppressions"][0]["kind"] == "inSource" for r in suppressed)
+merged = [r for r in results if r["properties"]["sources"] == 2]
+assert len(merged) == 1 and len(merged[0]["codeFlows"]) == 2, merged
+for r in results:
+    assert 0 <= r["properties"]["confidence"] <= 100 and r["properties"]["confidenceLevel"] in ("high", "medium", "low")
+    assert "weirFindingHash/v2" in r["partialFingerprints"]
+PY
+# Against its own SARIF as the baseline (same source root: fingerprints hold
+# relative paths) nothing is new; --fail-on-findings then exits 0.
+"$weir" analyze uninit "$work/triage.bc" --source-root "$here" --baseline "$work/triage.sarif" --fail-on-findings \
+  > "$work/base.out" 2> "$work/base.err" || fail "an unchanged run against its baseline exited $?"
+test ! -s "$work/base.out" || fail "findings unchanged since the baseline were printed"
+grep -q "2 unchanged since the baseline" "$work/base.err" || fail "the summary does not count unchanged findings"
+# A baseline that is not weir's SARIF is refused with a hint.
+printf '{"version": "2.1.0"}' > "$work/notsarif.sarif"
+run_rc "$weir" analyze uninit "$work/triage.bc" --baseline "$work/notsarif.sarif" 2> "$work/baseline.err"
+test $rc = 2 || fail "a baseline without runs exited $rc, expected 2"
+run_rc "$weir" analyze uninit "$work/triage.bc" --baseline "$work/missing.sarif" 2> "$work/baseline2.err"
+test $rc = 2 || fail "a missing baseline exited $rc, expected 2"
+run_rc "$weir" analyze uninit "$work/triage.bc" --min-confidence bogus 2> "$work/conf.err"
+test $rc = 2 || fail "--min-confidence bogus exited $rc, expected 2"
+"$weir" analyze uninit "$work/triage.bc" --min-confidence 101 --quiet 2>/dev/null && fail "--min-confidence 101 accepted"
+"$weir" analyze uninit "$work/triage.bc" --min-confidence 100 --quiet > "$work/conf100.out" \
+  || fail "--min-confidence 100 exited $?"
+test "$(wc -l < "$work/conf100.out")" -lt 2 || fail "--min-confidence 100 kept the two-source finding"
+
 # ---- usage and bad input: exit 2, one prefix, --help --------------------------
 run_rc "$weir" analyze taint "$work/missing.bc" 2> "$work/missing.err"
 test $rc = 2 || fail "a missing module exited $rc, expected 2"
@@ -172,7 +217,7 @@ run_rc "$weir" analyze nullness "$work/helper.bc" 2> "$work/analysis.err"
 test $rc = 2 || fail "an unknown analysis exited $rc, expected 2"
 run_rc "$weir" analyze taint "$work/helper.bc" --no-such-option 2> "$work/option.err"
 test $rc = 2 || fail "an unknown option exited $rc, expected 2"
-for e in missing cfg analysis option dir same bad; do
+for e in missing cfg analysis option dir same bad baseline baseline2 conf; do
   cat "$work/$e.err"
   grep -q "Fix:" "$work/$e.err" || fail "no Fix: hint in $e.err"
   grep -q "analyze: analyze" "$work/$e.err" && fail "doubled prefix in $e.err"

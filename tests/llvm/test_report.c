@@ -30,7 +30,7 @@ static void add_check(weir_llvm_problem *lp, weir_llvm_finding_rule rule, uint32
   lp->checks = checks;
   lp->check_cap = lp->check_count + 1;
   weir_llvm_check *c = &lp->checks[lp->check_count++];
-  *c = (weir_llvm_check){rule, node, (uint32_t)lp->check_facts.n, 1, lp->checks[0].loc, strdup(message)};
+  *c = (weir_llvm_check){rule, node, (uint32_t)lp->check_facts.n, 1, lp->checks[0].loc, strdup(message), 0, 0};
   ck_assert_ptr_nonnull(c->message);
   weir_llvm_vec_push(&lp->check_facts, fact);
 }
@@ -114,7 +114,7 @@ START_TEST(test_paths) {
 }
 END_TEST
 
-/* The fingerprint ignores lines and columns, not what identifies the finding. */
+/* The fingerprint ignores lines, columns and sources, not what identifies the finding. */
 START_TEST(test_fingerprint) {
   weir_llvm_finding a = {.rule = "weir-taint-command-injection", .message = "tainted data reaches argument 1 of 'system'",
                          .where = {.file = "/src/a.c", .line = 10, .column = 3, .function = "main"},
@@ -130,8 +130,11 @@ START_TEST(test_fingerprint) {
   b.rule = "weir-taint";
   weir_llvm_fingerprint(&b, "a.c", y);
   ck_assert_str_ne(x, y);
-  b = a;
+  b = a; /* v2: one finding per (rule, sink); another source is the same finding */
   b.source_name = "getenv";
+  weir_llvm_fingerprint(&b, "a.c", y);
+  ck_assert_str_eq(x, y);
+  b.message = "tainted data reaches argument 1 of 'popen'";
   weir_llvm_fingerprint(&b, "a.c", y);
   ck_assert_str_ne(x, y);
   weir_llvm_fingerprint(&a, "b.c", y);

@@ -1,7 +1,7 @@
 /* Findings: the checks whose facts hold in a solver's result (a check that
- * lists the zero fact fires wherever its node is reachable), their source and
- * code flow, one finding per (rule, location, source), and the
- * compiler-style printing. */
+ * lists the zero fact fires wherever its node is reachable), their sources
+ * and code flows, one finding per (rule, location) with every source merged
+ * in, the confidence rank, and the compiler-style printing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +34,7 @@ static int cmp_where(const weir_llvm_finding *x, const weir_llvm_finding *y) {
 }
 
 static int cmp_source(const weir_llvm_finding *x, const weir_llvm_finding *y) {
-  if (x->has_source != y->has_source) return x->has_source ? 1 : -1;
+  if (x->has_source != y->has_source) return x->has_source ? -1 : 1; /* with a source first */
   if (!x->has_source) return 0;
   int c = strcmp(x->source_name, y->source_name);
   if (c) return c;
@@ -43,37 +43,103 @@ static int cmp_source(const weir_llvm_finding *x, const weir_llvm_finding *y) {
   return cmp_u32(x->source.column, y->source.column);
 }
 
-/* The identity of a finding: (location, rule, source). */
+/* The identity of a finding: (location, rule). */
 static int cmp_key(const weir_llvm_finding *x, const weir_llvm_finding *y) {
   int c = cmp_where(x, y);
-  if (c) return c;
-  if ((c = strcmp(x->rule, y->rule))) return c;
-  return cmp_source(x, y);
+  return c ? c : strcmp(x->rule, y->rule);
 }
 
-/* Source order, like a compiler; within one key the lowest node first (the
- * one that is kept), then the message (several arguments of one call). */
+/* Source order, like a compiler; within one key the checks with a source
+ * first, the most confident first, then by source, node and message (the
+ * first of each source is kept). */
 static int cmp_finding(const void *a, const void *b) {
   const weir_llvm_finding *x = a, *y = b;
   int c = cmp_key(x, y);
   if (c) return c;
+  if (x->has_source != y->has_source) return x->has_source ? -1 : 1;
+  if ((c = cmp_u32(y->confidence, x->confidence))) return c;
+  if ((c = cmp_source(x, y))) return c;
   if ((c = cmp_u32(x->node, y->node))) return c;
   return strcmp(x->message, y->message);
 }
 
-/* Sorts and keeps one finding per (rule, location, source): clang gives
- * several IR instructions of one expression the same file:line:col. */
-static void deduplicate(weir_llvm_findings *out) {
-  if (out->count > 1) qsort(out->items, out->count, sizeof *out->items, cmp_finding);
-  size_t kept = 0;
-  for (size_t k = 0; k < out->count; ++k) {
-    if (kept && cmp_key(&out->items[kept - 1], &out->items[k]) == 0) {
-      free(out->items[k].steps);
+/* ---- confidence ------------------------------------------------------------- */
+
+/* The rank of one check's evidence, 0..100 (README "Confidence"): 100 for a
+ * must-alias read of a scalar with a short path from its source, less for
+ * each thing the analysis had to assume. */
+static uint32_t rank(const weir_llvm_finding *f) {
+  int score = 100;
+  if (f->targets > 1) score -= (int)(f->targets - 1 > 3 ? 3 : f->targets - 1) * 15; /* may-alias */
+  int analysis_uaf = strstr(f->rule, "free") != NULL; /* heap blocks only: every object is a summary */
+  if (f->weak && !analysis_uaf) score -= 15;   /* no strong update of a summary */
+  if (f->fact != 0 && !f->has_source) score -= 10; /* no recorded source found for it */
+  size_t calls = 0;
+  for (size_t k = 0; k < f->step_count; ++k)
+    calls += f->steps[k].kind == WEIR_LLVM_STEP_CALL || f->steps[k].kind == WEIR_LLVM_STEP_RETURN;
+  score -= (int)(calls > 4 ? 4 : calls) * 5;  /* across calls: contexts are not checked on the path */
+  if (f->step_count > 6) score -= (int)(f->step_count - 6 > 15 ? 15 : f->step_count - 6); /* long path */
+  return score < 0 ? 0 : (uint32_t)score;
+}
+
+const char *weir_llvm_confidence_level(uint32_t confidence) {
+  return confidence >= WEIR_LLVM_CONFIDENCE_HIGH ? "high" : confidence >= WEIR_LLVM_CONFIDENCE_MEDIUM ? "medium" : "low";
+}
+
+/* ---- merging: one finding per (rule, location) ------------------------------- */
+
+static void free_member(weir_llvm_finding *f) {
+  free(f->steps);
+  f->steps = NULL;
+}
+
+/* Merges the sorted checks of one key, [first, end), into `out`: every
+ * distinct source with its code flow; the first one is the finding's. */
+static int merge(weir_llvm_finding *items, size_t first, size_t end, weir_llvm_finding *out) {
+  weir_llvm_finding head = items[first];
+  size_t distinct = 0;
+  for (size_t k = first; k < end; ++k)
+    if (items[k].has_source) ++distinct;
+  head.sources = distinct ? calloc(distinct, sizeof *head.sources) : NULL;
+  if (distinct && !head.sources) return 0;
+  head.source_count = 0;
+  for (size_t k = first; k < end; ++k) {
+    weir_llvm_finding *m = &items[k];
+    int known = !m->has_source;
+    for (size_t j = first; j < k && !known; ++j) known = items[j].has_source && cmp_source(&items[j], m) == 0;
+    if (known) {
+      if (k != first) free_member(m);
       continue;
     }
-    out->items[kept++] = out->items[k];
+    weir_llvm_finding_source *s = &head.sources[head.source_count++];
+    *s = (weir_llvm_finding_source){m->source_name, m->source, m->message, m->node, m->fact, m->confidence,
+                                    m->steps, m->step_count};
+  }
+  /* The finding's own code flow is its first source's (owned by sources[0]). */
+  out[0] = head;
+  return 1;
+}
+
+/* Sorts the fired checks and keeps one finding per (rule, location): clang
+ * gives several IR instructions of one expression the same file:line:col,
+ * a read through a pointer is one check per object it may point to, and
+ * each check may be reached from another source. */
+static int deduplicate(weir_llvm_findings *out) {
+  if (out->count > 1) qsort(out->items, out->count, sizeof *out->items, cmp_finding);
+  size_t kept = 0, ok = 1;
+  for (size_t k = 0; k < out->count;) {
+    size_t end = k + 1;
+    while (end < out->count && cmp_key(&out->items[k], &out->items[end]) == 0) ++end;
+    if (ok && merge(out->items, k, end, &out->items[kept])) {
+      ++kept;
+    } else {
+      ok = 0;
+      for (size_t j = k; j < end; ++j) free_member(&out->items[j]);
+    }
+    k = end;
   }
   out->count = kept;
+  return (int)ok;
 }
 
 /* The first fact of the check that holds at its node; 0 when none does
@@ -136,7 +202,10 @@ weir_status weir_llvm_findings_collect(const weir_llvm_problem *problem, const w
     finding->where = location(&problem->locs[check->loc]);
     finding->node = check->node;
     finding->fact = fact;
+    finding->targets = check->targets;
+    finding->weak = check->weak;
     s = trace(&t, problem, loaded, result, finding);
+    finding->confidence = rank(finding);
   }
   weir_llvm_witness_free(t.witness);
   weir_llvm_codeflow_free(t.flow);
@@ -145,13 +214,25 @@ weir_status weir_llvm_findings_collect(const weir_llvm_problem *problem, const w
     weir_llvm_findings_free(out);
     return s;
   }
-  deduplicate(out);
-  return WEIR_OK;
+  if (!deduplicate(out)) {
+    weir_llvm_findings_free(out);
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory to merge findings. Fix: free memory");
+  }
+  for (size_t k = 0; k < out->count; ++k) {
+    weir_llvm_finding *f = &out->items[k];
+    f->confidence = f->source_count ? f->sources[0].confidence : f->confidence;
+  }
+  return weir_llvm_findings_fingerprints(out);
 }
 
 void weir_llvm_findings_free(weir_llvm_findings *findings) {
   if (!findings) return;
-  for (size_t k = 0; k < findings->count; ++k) free(findings->items[k].steps);
+  for (size_t k = 0; k < findings->count; ++k) {
+    weir_llvm_finding *f = &findings->items[k];
+    for (size_t j = 0; j < f->source_count; ++j) free(f->sources[j].steps);
+    if (!f->source_count) free(f->steps);
+    free(f->sources);
+  }
   free(findings->items);
   free(findings->source_root);
   memset(findings, 0, sizeof *findings);
@@ -173,11 +254,14 @@ void weir_llvm_findings_print(const weir_llvm_problem *problem, const weir_llvm_
   char *root = weir_llvm_report_root(findings);
   for (size_t k = 0; k < findings->count; ++k) {
     const weir_llvm_finding *f = &findings->items[k];
+    if (f->suppressed || f->baseline == WEIR_LLVM_BASELINE_UNCHANGED) continue;
     print_location(out, root, &f->where);
     fprintf(out, ": warning: %s", f->message);
     if (f->has_source) {
       fprintf(out, " (source: '%s' at ", f->source_name);
       print_location(out, root, &f->source);
+      if (f->source_count > 1)
+        fprintf(out, ", and %zu more source%s", f->source_count - 1, f->source_count > 2 ? "s" : "");
       fputc(')', out);
     }
     fprintf(out, " [%s]\n", f->rule);

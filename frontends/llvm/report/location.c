@@ -399,6 +399,40 @@ static weir_llvm_finding_rule default_rule(weir_llvm_analysis analysis) {
   return WEIR_LLVM_RULE_TAINT;
 }
 
+/* The distinct objects `pointer` may point to; *weak when any of them is a
+ * summary (array, heap block, collapsed) that a store cannot overwrite. */
+static uint32_t pointer_targets(const weir_llvm_ctx *ctx, LLVMValueRef pointer, uint8_t *weak) {
+  if (!ctx->memory || !pointer || !weir_llvm_is_pointer(pointer)) return 0;
+  const uint32_t *locs = NULL;
+  size_t n = weir_llvm_memory_points_to(ctx->memory, pointer, &locs);
+  uint32_t objects = 0, last = UINT32_MAX;
+  for (size_t k = 0; k < n; ++k) { /* sorted: the locations of one object are contiguous */
+    uint32_t object = weir_llvm_memory_location(ctx->memory, locs[k]).object;
+    if (object != last) ++objects;
+    last = object;
+    if (!weir_llvm_strong_target(ctx, locs[k])) *weak = 1;
+  }
+  return objects;
+}
+
+/* What the confidence rank needs of a check (weir_llvm_check.targets):
+ * the pointer a load or store goes through, or the pointer arguments of a
+ * call (the most targets of any). Branches and switches use values. */
+static void note_targets(const weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_check *check) {
+  check->targets = 0;
+  check->weak = 0;
+  if (LLVMIsALoadInst(inst)) {
+    check->targets = pointer_targets(ctx, LLVMGetOperand(inst, 0), &check->weak);
+  } else if (LLVMIsAStoreInst(inst)) {
+    check->targets = pointer_targets(ctx, LLVMGetOperand(inst, 1), &check->weak);
+  } else if (LLVMIsACallInst(inst)) {
+    for (unsigned k = 0; k < LLVMGetNumArgOperands(inst); ++k) {
+      uint32_t t = pointer_targets(ctx, LLVMGetOperand(inst, k), &check->weak);
+      if (t > check->targets) check->targets = t;
+    }
+  }
+}
+
 void weir_llvm_add_check(weir_llvm_ctx *ctx, uint32_t node, const uint32_t *facts, size_t count,
                          LLVMValueRef inst, const char *message) {
   weir_llvm_problem *out = ctx->out;
@@ -415,6 +449,7 @@ void weir_llvm_add_check(weir_llvm_ctx *ctx, uint32_t node, const uint32_t *fact
   for (size_t k = 0; k < count; ++k) weir_llvm_vec_push(&out->check_facts, facts[k]);
   check->loc = weir_llvm_add_loc(ctx, inst);
   check->message = weir_llvm_strndup(message, strlen(message), &out->failed);
+  note_targets(ctx, inst, check);
   out->check_count++;
 }
 

@@ -114,7 +114,7 @@ char *weir_llvm_report_root(const weir_llvm_findings *findings) {
 weir_status weir_llvm_findings_set_root(weir_llvm_findings *findings, const char *dir) {
   free(findings->source_root);
   findings->source_root = NULL;
-  if (!dir) return WEIR_OK;
+  if (!dir) return weir_llvm_findings_fingerprints(findings);
   struct stat st;
   int rc = stat(dir, &st), error = rc != 0 ? errno : 0;
   if (rc != 0 || !S_ISDIR(st.st_mode))
@@ -128,5 +128,5 @@ weir_status weir_llvm_findings_set_root(weir_llvm_findings *findings, const char
   if (!findings->source_root)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for the source root '%s'. Fix: free memory",
                      dir);
-  return WEIR_OK;
+  return weir_llvm_findings_fingerprints(findings); /* they hold the path relative to the root */
 }

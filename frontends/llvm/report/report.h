@@ -41,6 +41,12 @@ weir_status weir_llvm_witness_new(const weir_llvm_problem *problem, const weir_i
  * source (its fact is the one it generates) to (node, fact). */
 uint32_t weir_llvm_witness_path(weir_llvm_witness *witness, uint32_t node, uint32_t fact,
                                 weir_llvm_vec *path);
+/* The distinct recorded sources that reach (node, fact), nearest first, at
+ * most `max` (<= WEIR_LLVM_WITNESS_SOURCES_MAX) into sources[], each one's
+ * path into paths[k] when paths is not NULL; returns how many. */
+#define WEIR_LLVM_WITNESS_SOURCES_MAX 16
+size_t weir_llvm_witness_sources(weir_llvm_witness *witness, uint32_t node, uint32_t fact, size_t max,
+                                 uint32_t *sources, weir_llvm_vec *paths);
 void weir_llvm_witness_free(weir_llvm_witness *witness);
 
 /* ---- code flows (codeflow.c) ---------------------------------------------- */
@@ -69,7 +75,22 @@ char *weir_llvm_report_root(const weir_llvm_findings *findings);
 
 /* ---- fingerprints (fingerprint.c) ----------------------------------------- */
 /* A hash that survives line shifts: rule, file relative to the root,
- * function, message and source name (16 hex digits). */
+ * function and message (16 hex digits). */
 void weir_llvm_fingerprint(const weir_llvm_finding *finding, const char *relative_file, char out[17]);
+/* Sets finding->fingerprint ("HASH:N", N-th finding with that hash in
+ * source order) for every finding, relative to the report root. */
+weir_status weir_llvm_findings_fingerprints(weir_llvm_findings *findings);
+#define WEIR_LLVM_FINGERPRINT_KEY "weirFindingHash/v2"
+
+/* ---- SARIF limits (sarif.c) ------------------------------------------------ */
+/* Code flows per result (one per source); the rest are counted in the
+ * result's properties (weir/codeFlowsOmitted). Related locations: all. */
+#define WEIR_LLVM_SARIF_FLOWS_MAX 8
+/* The tool's informationUri (and rules' helpUri base): configure with
+ * -DWEIR_SARIF_INFORMATION_URI=...; the default is a placeholder under the
+ * reserved .invalid domain (RFC 2606) until the project has a public URL. */
+#ifndef WEIR_SARIF_INFORMATION_URI
+#define WEIR_SARIF_INFORMATION_URI "https://weir.invalid/docs/analyze"
+#endif
 
 #endif

@@ -1,8 +1,10 @@
 /* SARIF 2.1.0 output: one run; the tool `weir` with the rules of the
- * analysis (rules.c); one result per finding with its physical location
- * (relative to %SRCROOT%, the source root) and logical location (the
- * function), partial fingerprints, and when a source reaches it, the source
- * as a related location and the witness path as a code flow. */
+ * analysis (rules.c) and the CWE taxonomy they relate to; one result per
+ * finding with its physical location (relative to %SRCROOT%, the source
+ * root) and logical location (the function), partial fingerprints, the
+ * confidence as `rank` and in `properties`, `baselineState` after
+ * --baseline, in-source `suppressions`, and each source that reaches it as
+ * a related location and a code flow of its own. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +90,7 @@ static void write_rule(FILE *out, weir_llvm_finding_rule rule) {
   json_string(out, r->id);
   fputs(", \"name\": ", out);
   json_string(out, r->name);
+  fprintf(out, ", \"helpUri\": \"%s#%s\"", WEIR_SARIF_INFORMATION_URI, r->id);
   fputs(", \"shortDescription\": {\"text\": ", out);
   json_string(out, r->short_description);
   fputs("}, \"fullDescription\": {\"text\": ", out);
@@ -97,9 +100,31 @@ static void write_rule(FILE *out, weir_llvm_finding_rule rule) {
   fputs(", \"markdown\": ", out);
   json_string(out, r->help_markdown);
   fprintf(out, "}, \"defaultConfiguration\": {\"level\": \"%s\"}", r->level);
+  /* GitHub code scanning reads the CWE from the tag; SARIF readers from the
+   * relationship into the run's CWE taxonomy (write_taxonomy). */
+  fprintf(out, ", \"relationships\": [{\"target\": {\"id\": \"%s\", \"toolComponent\": {\"name\": \"CWE\"}}, "
+               "\"kinds\": [\"superset\"]}]",
+          r->cwe);
   fprintf(out, ", \"properties\": {\"tags\": [\"security\", \"external/cwe/cwe-%s\"], "
-               "\"security-severity\": \"%s\"}}",
-          r->cwe, r->security_severity);
+               "\"precision\": \"medium\", \"problem.severity\": \"%s\", \"security-severity\": \"%s\"}}",
+          r->cwe, strcmp(r->level, "error") == 0 ? "error" : "warning", r->security_severity);
+}
+
+/* run.taxonomies: the CWE entries the rules relate to (each once). */
+static void write_taxonomy(FILE *out, const weir_llvm_finding_rule *rules, size_t count) {
+  fputs(",\n    \"taxonomies\": [{\"name\": \"CWE\", \"organization\": \"MITRE\", \"version\": \"4.13\", "
+        "\"informationUri\": \"https://cwe.mitre.org/data/published/cwe_v4.13.pdf\", "
+        "\"shortDescription\": {\"text\": \"The MITRE Common Weakness Enumeration\"}, \"taxa\": [", out);
+  size_t written = 0;
+  for (size_t k = 0; k < count; ++k) {
+    const weir_llvm_rule_info *r = weir_llvm_rule_info_of(rules[k]);
+    int seen = 0;
+    for (size_t j = 0; j < k && !seen; ++j) seen = strcmp(weir_llvm_rule_info_of(rules[j])->cwe, r->cwe) == 0;
+    if (seen) continue;
+    fprintf(out, "%s{\"id\": \"%s\", \"helpUri\": \"https://cwe.mitre.org/data/definitions/%s.html\"}",
+            written++ ? ", " : "", r->cwe, r->cwe);
+  }
+  fputs("]}]", out);
 }
 
 /* The rules of the analysis, then any other rule a finding names. */
@@ -129,11 +154,15 @@ static const char *step_kinds(weir_llvm_analysis analysis, weir_llvm_step_kind k
   }
 }
 
-static void write_code_flow(writer *w, const weir_llvm_finding *f) {
+static void write_thread_flow(writer *w, const weir_llvm_finding_source *source) {
   FILE *out = w->out;
-  fputs(", \"codeFlows\": [{\"threadFlows\": [{\"locations\": [", out);
-  for (size_t k = 0; k < f->step_count; ++k) {
-    const weir_llvm_step *s = &f->steps[k];
+  char label[160];
+  snprintf(label, sizeof label, "from '%s'", source->name);
+  fputs("{\"message\": {\"text\": ", out);
+  json_string(out, label);
+  fputs("}, \"threadFlows\": [{\"locations\": [", out);
+  for (size_t k = 0; k < source->step_count; ++k) {
+    const weir_llvm_step *s = &source->steps[k];
     fputs(k ? ",\n          {\"location\": " : "\n          {\"location\": ", out);
     write_location(w, &s->where, 0, s->message);
     fprintf(out, ", \"nestingLevel\": %u, \"executionOrder\": %zu", s->depth, k + 1);
@@ -141,49 +170,55 @@ static void write_code_flow(writer *w, const weir_llvm_finding *f) {
     if (kinds) fprintf(out, ", \"kinds\": [%s]", kinds);
     fputc('}', out);
   }
-  fputs("]}]}]", out);
+  fputs("]}]}", out);
 }
 
-typedef struct print {
-  char text[32]; /* 16 hex digits, ":N" */
-  size_t index;
-} print;
-
-static int cmp_print(const void *a, const void *b) {
-  const print *x = a, *y = b;
-  int c = strcmp(x->text, y->text);
-  return c ? c : (x->index > y->index) - (x->index < y->index);
+/* One code flow per source (at most WEIR_LLVM_SARIF_FLOWS_MAX); returns how
+ * many were left out. */
+static size_t write_code_flows(writer *w, const weir_llvm_finding *f) {
+  size_t written = 0, omitted = 0;
+  for (size_t k = 0; k < f->source_count; ++k) {
+    if (!f->sources[k].step_count) continue;
+    if (written == WEIR_LLVM_SARIF_FLOWS_MAX) {
+      ++omitted;
+      continue;
+    }
+    fputs(written ? ",\n        " : ", \"codeFlows\": [", w->out);
+    write_thread_flow(w, &f->sources[k]);
+    ++written;
+  }
+  if (written) fputc(']', w->out);
+  return omitted;
 }
 
-/* Fingerprint of each finding with ":N", N counting the findings with the
- * same hash up to it (findings are in source order), in finding order. */
-static print *fingerprints(writer *w, const weir_llvm_findings *findings) {
-  size_t n = findings->count;
-  print *sorted = calloc(n ? n : 1, sizeof *sorted), *prints = calloc(n ? n : 1, sizeof *prints);
-  if (!sorted || !prints) {
-    free(sorted);
-    free(prints);
-    return NULL;
+/* The message as SARIF viewers expect it: one sentence ending in a period. */
+static void write_message(FILE *out, const char *message) {
+  size_t n = strlen(message ? message : "");
+  fputs("{\"text\": ", out);
+  if (n && message[n - 1] != '.') {
+    char *text = malloc(n + 2);
+    if (text) snprintf(text, n + 2, "%s.", message);
+    json_string(out, text ? text : message);
+    free(text);
+  } else {
+    json_string(out, message);
   }
-  for (size_t k = 0; k < n; ++k) {
-    const weir_llvm_finding *f = &findings->items[k];
-    weir_llvm_text path = {0};
-    weir_llvm_path_relative(w->root, f->where.file, &path);
-    weir_llvm_fingerprint(f, path.p ? path.p : f->where.file, sorted[k].text);
-    weir_llvm_text_free(&path);
-    sorted[k].index = k;
-  }
-  qsort(sorted, n, sizeof *sorted, cmp_print);
-  for (size_t k = 0, run = 0; k < n; ++k) {
-    run = k && strcmp(sorted[k - 1].text, sorted[k].text) == 0 ? run + 1 : 1;
-    prints[sorted[k].index] = sorted[k];
-    snprintf(prints[sorted[k].index].text + 16, 16, ":%zu", run);
-  }
-  free(sorted);
-  return prints;
+  fputc('}', out);
 }
 
-static void write_result(writer *w, const weir_llvm_finding *f, uint32_t rule_index, const char *fingerprint) {
+static void write_sources(writer *w, const weir_llvm_finding *f) {
+  FILE *out = w->out;
+  fputs(", \"relatedLocations\": [", out);
+  for (size_t k = 0; k < f->source_count; ++k) {
+    char label[160];
+    snprintf(label, sizeof label, "source: %s", f->sources[k].name);
+    if (k) fputs(", ", out);
+    write_location(w, &f->sources[k].where, (int)k + 1, label);
+  }
+  fputc(']', out);
+}
+
+static void write_result(writer *w, const weir_llvm_finding *f, uint32_t rule_index) {
   FILE *out = w->out;
   const weir_llvm_rule_info *rule = NULL;
   for (int r = 0; r < WEIR_LLVM_RULE_COUNT && !rule; ++r)
@@ -191,32 +226,34 @@ static void write_result(writer *w, const weir_llvm_finding *f, uint32_t rule_in
       rule = weir_llvm_rule_info_of((weir_llvm_finding_rule)r);
   fputs("{\"ruleId\": ", out);
   json_string(out, f->rule);
-  fprintf(out, ", \"ruleIndex\": %u, \"level\": \"%s\", \"message\": {\"text\": ", rule_index,
-          rule ? rule->level : "warning");
-  json_string(out, f->message);
-  fputs("}, \"locations\": [", out);
+  fprintf(out, ", \"ruleIndex\": %u, \"level\": \"%s\", \"rank\": %u, \"message\": ", rule_index,
+          rule ? rule->level : "warning", f->confidence);
+  write_message(out, f->message);
+  fputs(", \"locations\": [", out);
   write_location(w, &f->where, 0, NULL);
-  fputs("], \"partialFingerprints\": {\"weirFindingHash/v1\": ", out);
-  json_string(out, fingerprint);
+  fputs("], \"partialFingerprints\": {\"" WEIR_LLVM_FINGERPRINT_KEY "\": ", out);
+  json_string(out, f->fingerprint);
   fputc('}', out);
-  if (f->has_source) {
-    char label[160];
-    snprintf(label, sizeof label, "source: %s", f->source_name);
-    fputs(", \"relatedLocations\": [", out);
-    write_location(w, &f->source, 1, label);
-    fputc(']', out);
-  }
-  if (f->step_count) write_code_flow(w, f);
-  fprintf(out, ", \"properties\": {\"ifdsNode\": %u, \"ifdsFact\": %u}}", f->node, f->fact);
+  if (f->baseline != WEIR_LLVM_BASELINE_NONE)
+    fprintf(out, ", \"baselineState\": \"%s\"", f->baseline == WEIR_LLVM_BASELINE_NEW ? "new" : "unchanged");
+  if (f->suppressed)
+    fprintf(out, ", \"suppressions\": [{\"kind\": \"inSource\", \"justification\": \"a 'weir: ignore' "
+                 "comment at line %u\"}]", f->suppressed_line);
+  if (f->source_count) write_sources(w, f);
+  size_t omitted = write_code_flows(w, f);
+  fprintf(out, ", \"properties\": {\"confidence\": %u, \"confidenceLevel\": \"%s\", \"sources\": %zu, "
+               "\"pointsToTargets\": %u, \"weakUpdate\": %s, \"ifdsNode\": %u, \"ifdsFact\": %u",
+          f->confidence, weir_llvm_confidence_level(f->confidence), f->source_count, f->targets,
+          f->weak ? "true" : "false", f->node, f->fact);
+  if (omitted) fprintf(out, ", \"weir/codeFlowsOmitted\": %zu", omitted);
+  fputs("}}", out);
 }
 
 weir_status weir_llvm_write_sarif_stream(const weir_llvm_problem *problem, const weir_llvm_findings *findings,
                                          FILE *out) {
   char *root = weir_llvm_report_root(findings);
   writer w = {out, problem, root};
-  print *prints = root ? fingerprints(&w, findings) : NULL;
-  if (!prints) {
-    free(root);
+  if (!root) {
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory to write SARIF for %zu findings. Fix: free memory",
                      findings->count);
   }
@@ -224,13 +261,15 @@ weir_status weir_llvm_write_sarif_stream(const weir_llvm_problem *problem, const
   size_t rule_count = rule_list(problem, findings, rules);
   fputs("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n", out);
   fputs("  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": \"weir\", \"version\": \"" WEIR_VERSION_STRING
-        "\", \"semanticVersion\": \"" WEIR_VERSION_STRING "\", \"rules\": [",
+        "\", \"semanticVersion\": \"" WEIR_VERSION_STRING "\",\n      \"informationUri\": \"" WEIR_SARIF_INFORMATION_URI "\", \"rules\": [",
         out);
   for (size_t r = 0; r < rule_count; ++r) {
     if (r) fputc(',', out);
     write_rule(out, rules[r]);
   }
-  fputs("]}},\n    \"originalUriBaseIds\": {\"%SRCROOT%\": {\"uri\": \"file://", out);
+  fputs("]}}", out);
+  write_taxonomy(out, rules, rule_count);
+  fputs(",\n    \"originalUriBaseIds\": {\"%SRCROOT%\": {\"uri\": \"file://", out);
   uri_path(out, root);
   fputs(strcmp(root, "/") ? "/\"}},\n    \"results\": [" : "\"}},\n    \"results\": [", out);
   for (size_t k = 0; k < findings->count; ++k) {
@@ -239,10 +278,9 @@ weir_status weir_llvm_write_sarif_stream(const weir_llvm_problem *problem, const
     for (size_t r = 0; r < rule_count; ++r)
       if (strcmp(weir_llvm_rule_info_of(rules[r])->id, f->rule) == 0) index = (uint32_t)r;
     fputs(k ? ",\n      " : "\n      ", out);
-    write_result(&w, f, index, prints[k].text);
+    write_result(&w, f, index);
   }
   fputs(findings->count ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n", out);
-  free(prints);
   free(root);
   return ferror(out) ? weir_fail(WEIR_ERR_IO, "analyze: writing SARIF failed. Fix: check the disk space") : WEIR_OK;
 }

@@ -4,7 +4,7 @@
  * ours (normal edges, call-to-return, return and call flows), until a pair
  * generated from the zero fact at a recorded source (taint source call,
  * allocation of uninitialized memory, free). Only holds are visited, so the
- * search is bounded by the result; the nearest source (breadth-first) is
+ * search is bounded by the result; the nearest sources (breadth-first) are
  * reported, and the parents of the queue entries give the path back to the
  * finding. It may follow a path that is not realizable (it ignores calling
  * contexts); it is a hint for the reader, the finding itself comes from the
@@ -193,23 +193,29 @@ static int witness_init(witness *w, const weir_llvm_problem *lp, const weir_ifds
   return w->ret_offset && w->in_offset;
 }
 
+/* A source the search reached: its index, its node, the queue index of the
+ * pair it generates. */
+typedef struct hit {
+  uint32_t source, node, from;
+} hit;
+
 typedef struct search {
   witness *w;
   size_t head, tail;
   uint32_t current;      /* queue index being stepped from */
-  uint32_t found;        /* source index */
-  uint32_t found_node, found_from; /* the source's node; the queue index it generates */
+  hit *hits;             /* distinct sources in the order found (nearest first) */
+  size_t hit_count, hit_max;
 } search;
 
 static void push(search *s, uint32_t node, uint32_t fact) {
   if (fact == 0) {
     /* A generation at a source that is itself reached. */
-    if (s->found == WEIR_LLVM_NONE && s->w->source_of[node] != WEIR_LLVM_NONE &&
-        find_hold(s->w, node, 0) != WEIR_LLVM_NONE) {
-      s->found = s->w->source_of[node];
-      s->found_node = node;
-      s->found_from = s->current;
-    }
+    uint32_t source = s->w->source_of[node];
+    if (s->hit_count >= s->hit_max || source == WEIR_LLVM_NONE || find_hold(s->w, node, 0) == WEIR_LLVM_NONE)
+      return;
+    for (size_t k = 0; k < s->hit_count; ++k)
+      if (s->hits[k].source == source) return;
+    s->hits[s->hit_count++] = (hit){source, node, s->current};
     return;
   }
   uint32_t h = find_hold(s->w, node, fact);
@@ -275,11 +281,11 @@ weir_status weir_llvm_witness_new(const weir_llvm_problem *problem, const weir_i
 
 /* The path from the source to the finding: the source's node with the fact
  * it generates, then the queue entries up the parent chain. */
-static void write_path(const search *s, weir_llvm_vec *path) {
+static void write_path(const search *s, const hit *found, weir_llvm_vec *path) {
   const witness *w = s->w;
   path->n = 0;
-  uint32_t q = s->found_from;
-  weir_llvm_vec_push(path, s->found_node);
+  uint32_t q = found->from;
+  weir_llvm_vec_push(path, found->node);
   weir_llvm_vec_push(path, w->r->hold_fact[w->queue[q]]);
   for (; q != WEIR_LLVM_NONE; q = w->parent[q]) {
     weir_llvm_vec_push(path, w->r->hold_node[w->queue[q]]);
@@ -287,20 +293,36 @@ static void write_path(const search *s, weir_llvm_vec *path) {
   }
 }
 
-uint32_t weir_llvm_witness_path(weir_llvm_witness *handle, uint32_t node, uint32_t fact, weir_llvm_vec *path) {
+size_t weir_llvm_witness_sources(weir_llvm_witness *handle, uint32_t node, uint32_t fact, size_t max,
+                                 uint32_t *sources, weir_llvm_vec *paths) {
   witness *w = (witness *)handle;
-  search s = {.w = w, .current = WEIR_LLVM_NONE, .found = WEIR_LLVM_NONE};
-  if (path) path->n = 0;
-  if (fact == 0) return WEIR_LLVM_NONE; /* reachability findings have no flow */
+  hit hits[WEIR_LLVM_WITNESS_SOURCES_MAX];
+  search s = {.w = w, .current = WEIR_LLVM_NONE, .hits = hits};
+  s.hit_max = max < WEIR_LLVM_WITNESS_SOURCES_MAX ? max : WEIR_LLVM_WITNESS_SOURCES_MAX;
+  if (fact == 0 || s.hit_max == 0) return 0; /* reachability findings have no flow */
   push(&s, node, fact);
-  while (s.head < s.tail && s.found == WEIR_LLVM_NONE) {
+  /* After the nearest source, the search goes on for the others, but only
+   * so far: at most 8 times the work the first one took (and 4096 pairs),
+   * so that a finding on a large result costs about what it did. */
+  size_t limit = SIZE_MAX;
+  while (s.head < s.tail && s.hit_count < s.hit_max && s.head < limit) {
     s.current = (uint32_t)s.head;
     uint32_t h = w->queue[s.head++];
     step(&s, w->r->hold_node[h], w->r->hold_fact[h]);
+    if (s.hit_count && limit == SIZE_MAX) limit = s.head * 8 + 4096;
   }
-  if (s.found != WEIR_LLVM_NONE && path) write_path(&s, path);
+  for (size_t k = 0; k < s.hit_count; ++k) {
+    sources[k] = hits[k].source;
+    if (paths) write_path(&s, &hits[k], &paths[k]);
+  }
   for (size_t k = 0; k < s.tail; ++k) w->seen[w->queue[k]] = 0; /* ready for the next finding */
-  return s.found;
+  return s.hit_count;
+}
+
+uint32_t weir_llvm_witness_path(weir_llvm_witness *handle, uint32_t node, uint32_t fact, weir_llvm_vec *path) {
+  uint32_t source = WEIR_LLVM_NONE;
+  if (path) path->n = 0;
+  return weir_llvm_witness_sources(handle, node, fact, 1, &source, path) ? source : WEIR_LLVM_NONE;
 }
 
 void weir_llvm_witness_free(weir_llvm_witness *handle) {
