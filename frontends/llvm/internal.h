@@ -296,6 +296,13 @@ const weir_llvm_libcall *weir_llvm_call_model(weir_llvm_ctx *ctx, LLVMValueRef c
 uint32_t weir_llvm_allocated_object(const weir_llvm_ctx *ctx, LLVMValueRef call);
 /* Whether a store through a pointer with this single target overwrites all of it. */
 int weir_llvm_strong_target(const weir_llvm_ctx *ctx, uint32_t location);
+/* The words a message uses for the memory at `location` read or written
+ * through `pointer`: the access as the source wrote it ("p->len") and, when
+ * the location's own name says more ("len of the block from malloc in f at
+ * x.c:12", "v.len"), that name as `note`; else the location's name alone.
+ * `as_argument`: the pointer is passed to a call (named as passed: "line"). */
+void weir_llvm_access_words(const weir_llvm_ctx *ctx, LLVMValueRef pointer, int as_argument, uint32_t location,
+                            weir_llvm_text *what, weir_llvm_text *note);
 /* weir_llvm_add_check for a finding of `rule` (fact 0: whenever reachable). */
 void weir_llvm_add_rule_check(weir_llvm_ctx *ctx, weir_llvm_finding_rule rule, uint32_t node,
                               const uint32_t *facts, size_t count, LLVMValueRef inst,
@@ -353,10 +360,6 @@ void weir_llvm_note_node(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst);
 uint32_t weir_llvm_add_loc(weir_llvm_ctx *ctx, LLVMValueRef inst);
 /* The source variable name of an alloca from llvm.dbg.declare, or the IR name. */
 void weir_llvm_slot_name(const weir_llvm_ctx *ctx, LLVMValueRef alloca, weir_llvm_text *out);
-/* A memory location in C words from debug info for messages: "ar.nparams",
- * "s->buf", "a[]", "block allocated by f at x.c:12"; the memory model's
- * name ("ar.+52") where the debug info says nothing (report/names.c). */
-void weir_llvm_location_name(const weir_llvm_ctx *ctx, uint32_t location, weir_llvm_text *out);
 void weir_llvm_add_check(weir_llvm_ctx *ctx, uint32_t node, const uint32_t *facts, size_t count,
                          LLVMValueRef inst, const char *message);
 void weir_llvm_add_source(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, const char *name,

@@ -202,6 +202,29 @@ test $rc = 2 || fail "--min-confidence bogus exited $rc, expected 2"
   || fail "--min-confidence 100 exited $?"
 test "$(wc -l < "$work/conf100.out")" -lt 2 || fail "--min-confidence 100 kept the two-source finding"
 
+# ---- names in C words from debug info ------------------------------------------
+"$clang" -g -O0 -emit-llvm -c "$here/programs/names.c" -o "$work/names0.bc"
+"$clang" -g -O2 -emit-llvm -c "$here/programs/names.c" -o "$work/names2.bc"
+"$weir" analyze uninit "$work/names0.bc" --source-root "$here" --quiet > "$work/names.out"
+"$weir" analyze uaf "$work/names0.bc" --source-root "$here" --quiet >> "$work/names.out"
+"$weir" analyze uaf "$work/names2.bc" --source-root "$here" --quiet > "$work/names2.out"
+cat "$work/names.out" "$work/names2.out"
+for expected in \
+  "18:50: warning: 'p->next->len' may be used uninitialized (len of the block from malloc in make_node at names.c:13)" \
+  "18:56: warning: 'p->inner.r\[\]' may be used uninitialized (local.inner.r\[\])" \
+  "18:72: warning: 'p->arr\[\]' may be used uninitialized (local.arr\[\])" \
+  "18:89: warning: 'p\[\].len' may be used uninitialized (local.len)" \
+  "26:40: warning: 'ip\[\]' may be used uninitialized (the block from malloc in main at names.c:25)" \
+  "28:21: warning: reads 'n->len', which may already have been freed (len of the block from malloc in make_node at names.c:13)" \
+  "29:3: warning: 'free' releases 'n', which may already have been freed"; do
+  grep -q "^programs/names.c:$expected" "$work/names.out" || fail "names.c at -O0: no finding reading \"$expected\""
+done
+# -O2 inlines make_node: the block is still named by the function its source is in.
+grep -q "^programs/names.c:28:21: warning: reads 'n->len', which may already have been freed (len of the block from malloc in make_node at names.c:13)" \
+  "$work/names2.out" || fail "names.c at -O2: the inlined allocation is not named by its function"
+grep -q "^programs/names.c:29:3: warning: 'free' releases 'n', which may already have been freed (the block from malloc in make_node at names.c:13)" \
+  "$work/names2.out" || fail "names.c at -O2: the pointer passed to free is not named as passed"
+
 # ---- usage and bad input: exit 2, one prefix, --help --------------------------
 run_rc "$weir" analyze taint "$work/missing.bc" 2> "$work/missing.err"
 test $rc = 2 || fail "a missing module exited $rc, expected 2"

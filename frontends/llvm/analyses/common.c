@@ -101,6 +101,20 @@ size_t weir_llvm_call_procs(const weir_llvm_ctx *ctx, LLVMValueRef call, const u
   return ctx->callee_count[vid];
 }
 
+void weir_llvm_access_words(const weir_llvm_ctx *ctx, LLVMValueRef pointer, int as_argument, uint32_t location,
+                            weir_llvm_text *what, weir_llvm_text *note) {
+  weir_llvm_text name = {0};
+  if (as_argument) weir_llvm_memory_describe_object(ctx->memory, location, &name); /* a call gets the block */
+  else weir_llvm_memory_describe(ctx->memory, location, &name);
+  if (weir_llvm_memory_access_name(ctx->memory, pointer, as_argument, what)) {
+    if (name.p && strcmp(name.p, what->p) != 0) weir_llvm_text_put(note, name.p, name.n);
+  } else {
+    weir_llvm_text_put(what, name.p ? name.p : "?", name.p ? name.n : 1);
+  }
+  if (name.failed) what->failed = 1;
+  weir_llvm_text_free(&name);
+}
+
 void weir_llvm_add_rule_check(weir_llvm_ctx *ctx, weir_llvm_finding_rule rule, uint32_t node,
                               const uint32_t *facts, size_t count, LLVMValueRef inst,
                               const char *message) {

@@ -278,13 +278,14 @@ static void check_use(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LLVM
   if (facts.n) {
     const uint32_t *locs = NULL;
     weir_llvm_pts(ctx, pointer, &locs);
-    weir_llvm_text name = {0}, message = {0};
-    weir_llvm_memory_describe(ctx->memory, locs[0], &name);
-    weir_llvm_text_printf(&message, "%s '%s', which may already have been freed", what,
-                          name.p ? name.p : "?");
-    if (name.failed || message.failed) ctx->failed = 1;
+    weir_llvm_text name = {0}, note = {0}, message = {0};
+    weir_llvm_access_words(ctx, pointer, !LLVMIsALoadInst(inst) && !LLVMIsAStoreInst(inst), locs[0], &name, &note);
+    weir_llvm_text_printf(&message, "%s '%s', which may already have been freed", what, name.p);
+    if (note.n) weir_llvm_text_printf(&message, " (%s)", note.p);
+    if (name.failed || note.failed || message.failed) ctx->failed = 1;
     else weir_llvm_add_rule_check(ctx, rule, node, facts.v, facts.n, inst, message.p);
     weir_llvm_text_free(&name);
+    weir_llvm_text_free(&note);
     weir_llvm_text_free(&message);
   }
   if (facts.failed) ctx->failed = 1;

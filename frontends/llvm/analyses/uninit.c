@@ -285,14 +285,15 @@ static void check_memory(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, L
   for (size_t k = 0; k < n; ++k) {
     uint32_t fact = ctx->loc_fact[locs[k]];
     if (!fact) continue;
-    weir_llvm_text name = {0}, message = {0};
-    weir_llvm_memory_describe(ctx->memory, locs[k], &name);
-    if (reader) weir_llvm_text_printf(&message, "'%s' reads '%s', which may be uninitialized", reader,
-                                      name.p ? name.p : "?");
-    else weir_llvm_text_printf(&message, "'%s' may be used uninitialized", name.p ? name.p : "?");
-    if (name.failed || message.failed) ctx->failed = 1;
+    weir_llvm_text what = {0}, note = {0}, message = {0};
+    weir_llvm_access_words(ctx, pointer, reader != NULL, locs[k], &what, &note);
+    if (reader) weir_llvm_text_printf(&message, "'%s' reads '%s', which may be uninitialized", reader, what.p);
+    else weir_llvm_text_printf(&message, "'%s' may be used uninitialized", what.p);
+    if (note.n) weir_llvm_text_printf(&message, " (%s)", note.p);
+    if (what.failed || note.failed || message.failed) ctx->failed = 1;
     else add(ctx, node, inst, &fact, 1, message.p);
-    weir_llvm_text_free(&name);
+    weir_llvm_text_free(&what);
+    weir_llvm_text_free(&note);
     weir_llvm_text_free(&message);
   }
 }

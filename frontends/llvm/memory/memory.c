@@ -373,16 +373,3 @@ void weir_llvm_memory_argv(const weir_llvm_memory *m, uint32_t *array_location, 
   *strings_location = m->argv_strings == PTA_NONE ? UINT32_MAX : m->objects[m->argv_strings].pub.first_location;
 }
 
-void weir_llvm_memory_describe(const weir_llvm_memory *m, uint32_t location, struct weir_llvm_text *out) {
-  if (location >= m->loc_count) {
-    weir_llvm_text_printf(out, "location %u (unknown)", location);
-    return;
-  }
-  const weir_llvm_object *o = &m->objects[m->loc_object[location]].pub;
-  weir_llvm_text_put(out, o->name, strlen(o->name));
-  if (m->loc_offset[location]) weir_llvm_text_printf(out, ".+%lld", (long long)m->loc_offset[location]);
-  int call_site = (o->kind == WEIR_LLVM_OBJECT_HEAP || o->kind == WEIR_LLVM_OBJECT_EXTERNAL) && o->site &&
-                  LLVMIsAInstruction(o->site);
-  if (call_site && LLVMInstructionGetDebugLoc(o->site) && LLVMGetDebugLocLine(o->site))
-    weir_llvm_text_printf(out, " at line %u", LLVMGetDebugLocLine(o->site));
-}

@@ -126,9 +126,20 @@ size_t weir_llvm_memory_allocs(const weir_llvm_memory *memory, LLVMValueRef func
 void weir_llvm_memory_argv(const weir_llvm_memory *memory, uint32_t *array_location,
                            uint32_t *strings_location);
 
-/* Appends a readable name of a location: "buf", "s.+8", "heap block from
- * malloc at line 12", "argv strings". */
+/* Appends the name of a location in C words, from debug info (names.c):
+ * "buf", "s.len", "a.in[2]", "len of the block from malloc in f at x.c:12",
+ * "argv strings"; an offset ("s.+8") where debug info says nothing. */
 void weir_llvm_memory_describe(const weir_llvm_memory *memory, uint32_t location,
                                struct weir_llvm_text *out);
+/* The same for the whole object the location is in ("the block from malloc
+ * in f at x.c:12", "v"). */
+void weir_llvm_memory_describe_object(const weir_llvm_memory *memory, uint32_t location,
+                                      struct weir_llvm_text *out);
+/* Appends the memory that `pointer` points to as the source wrote it:
+ * "p->next->len", "*p", "buf[]", "v.b"; for a call's argument the pointer
+ * as passed ("line", "buf", "&v.b" is "v.b"). Returns 0 (nothing appended)
+ * when the pointer does not start from a variable the debug info names. */
+int weir_llvm_memory_access_name(const weir_llvm_memory *memory, LLVMValueRef pointer, int as_argument,
+                                 struct weir_llvm_text *out);
 
 #endif

@@ -1,0 +1,414 @@
+/* Names in C words, from debug info, for the messages of findings:
+ *
+ * - a location (weir_llvm_memory_describe): the object's variable and the
+ *   member path at the location's offset ("ar.nparams", "s.in.r[]"); a heap
+ *   block by its allocator, the function that calls it and the place
+ *   ("len of the block from malloc in make_frame at l2cap.c:2696"), its
+ *   fields from the struct type the block is used as;
+ * - the memory an access reads or writes (weir_llvm_memory_access_name):
+ *   the pointer expression as the source wrote it ("p->next->len", "*p",
+ *   "buf[]", "v.b"), rebuilt from the GEPs, loads and casts that compute the
+ *   pointer and the variables (llvm.dbg.declare / llvm.dbg.value) they start
+ *   from.
+ *
+ * Debug info is read through the LLVM-C metadata API: operand 3 of a
+ * variable is its type; operand 3 of a derived type its base, operand 4 of a
+ * composite type its elements (DIDerivedType, DICompositeType layouts of
+ * LLVM 14). LLVM-C 14 has no tag query, so a derived type of size 0 is taken
+ * for a typedef or qualifier (followed), one with a size for a pointer.
+ * Where the debug info says nothing the memory model's offsets are printed
+ * ("+52"): without -g every name is of that kind. */
+#include <stdio.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "frontends/llvm/memory/pta.h"
+#include "frontends/llvm/util.h"
+
+#define OPS_MAX 32
+#define DEPTH_MAX 12
+
+/* ---- debug-info nodes -------------------------------------------------------- */
+
+static LLVMValueRef md_op(LLVMValueRef node, unsigned k) {
+  if (!node || !LLVMIsAMDNode(node)) return NULL;
+  unsigned n = LLVMGetMDNodeNumOperands(node);
+  if (k >= n || n > OPS_MAX) return NULL;
+  LLVMValueRef ops[OPS_MAX];
+  LLVMGetMDNodeOperands(node, ops);
+  return ops[k];
+}
+
+static LLVMMetadataKind md_kind(LLVMValueRef node) {
+  return node && LLVMIsAMDNode(node) ? LLVMGetMetadataKind(LLVMValueAsMetadata(node)) : LLVMMDStringMetadataKind;
+}
+
+static int is_type(LLVMValueRef node) {
+  LLVMMetadataKind k = md_kind(node);
+  return k == LLVMDIBasicTypeMetadataKind || k == LLVMDIDerivedTypeMetadataKind ||
+         k == LLVMDICompositeTypeMetadataKind || k == LLVMDISubroutineTypeMetadataKind;
+}
+
+static uint64_t type_bits(LLVMValueRef type) { return LLVMDITypeGetSizeInBits(LLVMValueAsMetadata(type)); }
+
+static const char *type_name(LLVMValueRef type, size_t *length) {
+  return LLVMDITypeGetName(LLVMValueAsMetadata(type), length);
+}
+
+/* Typedefs and qualifiers followed to the type they stand for. */
+static LLVMValueRef strip(LLVMValueRef type) {
+  for (int k = 0; k < DEPTH_MAX && md_kind(type) == LLVMDIDerivedTypeMetadataKind && type_bits(type) == 0; ++k) {
+    LLVMValueRef base = md_op(type, 3);
+    if (!is_type(base)) break;
+    type = base;
+  }
+  return type;
+}
+
+/* The type a pointer type points to, or NULL. */
+static LLVMValueRef pointee(LLVMValueRef type) {
+  type = strip(type);
+  if (md_kind(type) != LLVMDIDerivedTypeMetadataKind) return NULL;
+  LLVMValueRef base = md_op(type, 3);
+  return is_type(base) ? strip(base) : NULL;
+}
+
+/* A composite type's elements node, and whether it is an array (its
+ * elements are subranges) rather than a struct or union. */
+static LLVMValueRef elements(LLVMValueRef type, int *array) {
+  *array = 0;
+  if (md_kind(type) != LLVMDICompositeTypeMetadataKind) return NULL;
+  LLVMValueRef list = md_op(type, 4);
+  if (!list || !LLVMIsAMDNode(list) || LLVMGetMDNodeNumOperands(list) == 0) return NULL;
+  LLVMValueRef first = md_op(list, 0);
+  *array = md_kind(first) == LLVMDISubrangeMetadataKind;
+  return list;
+}
+
+static int is_record(LLVMValueRef type) {
+  int array;
+  return elements(strip(type), &array) && !array;
+}
+
+/* Appends the member path of `type` at byte `offset` (".a.b", "[]" for an
+ * array element) and returns the type reached: the innermost one, or the
+ * first of `stop` bytes (the size of what a GEP or an access addresses;
+ * 0: no limit). */
+static LLVMValueRef member_path(LLVMValueRef type, uint64_t offset, uint64_t stop, weir_llvm_text *out) {
+  for (int depth = 0; depth < DEPTH_MAX && type; ++depth) {
+    type = strip(type);
+    if (stop && offset == 0 && type_bits(type) == stop * 8) return type; /* as far as the access goes */
+    int array;
+    LLVMValueRef list = elements(type, &array);
+    if (!list) return type;
+    LLVMValueRef base = md_op(type, 3);
+    if (array) {
+      uint64_t bytes = is_type(base) ? type_bits(strip(base)) / 8 : 0;
+      if (!bytes) return type;
+      weir_llvm_text_put(out, "[]", 2); /* one cell per array in the memory model: no index */
+      offset %= bytes;
+      type = base;
+      continue;
+    }
+    unsigned n = LLVMGetMDNodeNumOperands(list);
+    if (n > 4096) return type;
+    LLVMValueRef found = NULL;
+    for (unsigned k = 0; k < n && !found; ++k) {
+      LLVMValueRef member = md_op(list, k);
+      if (md_kind(member) != LLVMDIDerivedTypeMetadataKind) continue;
+      uint64_t at = LLVMDITypeGetOffsetInBits(LLVMValueAsMetadata(member)), bits = type_bits(member);
+      if (offset * 8 >= at && offset * 8 < at + (bits ? bits : 1)) found = member;
+    }
+    if (!found) return type;
+    size_t length = 0;
+    const char *name = type_name(found, &length);
+    if (length) weir_llvm_text_printf(out, ".%.*s", (int)length, name); /* anonymous members add nothing */
+    offset -= LLVMDITypeGetOffsetInBits(LLVMValueAsMetadata(found)) / 8;
+    type = md_op(found, 3);
+    if (!is_type(type)) return NULL;
+  }
+  return type;
+}
+
+/* ---- variables ------------------------------------------------------------------ */
+
+/* The DILocalVariable that llvm.dbg.declare (`storage`: the variable lives
+ * in this alloca) or llvm.dbg.value (the variable holds this value) ties to
+ * `value`. An alloca can be both: after mem2reg `p = &s` is a dbg.value of
+ * p on s's alloca. */
+static LLVMValueRef local_variable(LLVMValueRef value, int storage) {
+  LLVMValueRef wrapped = LLVMMetadataAsValue(LLVMGetTypeContext(LLVMTypeOf(value)), LLVMValueAsMetadata(value));
+  for (LLVMUseRef u = LLVMGetFirstUse(wrapped); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsACallInst(user)) continue;
+    LLVMValueRef callee = LLVMGetCalledValue(user);
+    size_t length = 0;
+    const char *name = callee ? LLVMGetValueName2(callee, &length) : "";
+    if (storage ? (length == 16 && strncmp(name, "llvm.dbg.declare", 16) == 0)
+                : (length == 14 && strncmp(name, "llvm.dbg.value", 14) == 0)) {
+      LLVMValueRef var = LLVMGetOperand(user, 1);
+      if (md_kind(var) == LLVMDILocalVariableMetadataKind) return var;
+    }
+  }
+  return NULL;
+}
+
+static LLVMValueRef global_variable(LLVMValueRef global) {
+  size_t count = 0;
+  LLVMValueMetadataEntry *entries = LLVMGlobalCopyAllMetadata(global, &count);
+  LLVMValueRef var = NULL;
+  unsigned dbg = LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(global)), "dbg", 3);
+  for (size_t k = 0; k < count && !var; ++k) {
+    if (LLVMValueMetadataEntriesGetKind(entries, (unsigned)k) != dbg) continue;
+    LLVMValueRef expression = LLVMMetadataAsValue(LLVMGetTypeContext(LLVMTypeOf(global)),
+                                                  LLVMValueMetadataEntriesGetMetadata(entries, (unsigned)k));
+    LLVMValueRef candidate = md_op(expression, 0);
+    if (md_kind(candidate) == LLVMDIGlobalVariableMetadataKind) var = candidate;
+  }
+  if (entries) LLVMDisposeValueMetadataEntries(entries);
+  return var;
+}
+
+/* The source name and type of a variable node (operands 1 and 3). */
+static int variable_name(LLVMValueRef var, weir_llvm_text *out, LLVMValueRef *type) {
+  unsigned length = 0;
+  LLVMValueRef name = md_op(var, 1);
+  const char *s = name ? LLVMGetMDString(name, &length) : NULL;
+  if (!s || !length) return 0;
+  weir_llvm_text_put(out, s, length);
+  *type = md_op(var, 3);
+  if (!is_type(*type)) *type = NULL;
+  return 1;
+}
+
+/* ---- heap blocks --------------------------------------------------------------- */
+
+/* The struct a heap block is used as: the type of a variable that holds
+ * the allocation's result (directly or through one cast). */
+static LLVMValueRef block_type(LLVMValueRef site) {
+  LLVMValueRef candidates[9] = {site};
+  size_t n = 1;
+  for (LLVMUseRef u = LLVMGetFirstUse(site); u && n < 9; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsABitCastInst(user)) candidates[n++] = user;
+    else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == site && LLVMIsAAllocaInst(LLVMGetOperand(user, 1)))
+      candidates[n++] = LLVMGetOperand(user, 1); /* -O0: p = malloc(...) into the variable's slot */
+  }
+  for (size_t k = 0; k < n; ++k) {
+    LLVMValueRef var = local_variable(candidates[k], LLVMIsAAllocaInst(candidates[k]) != NULL);
+    LLVMValueRef target = var ? pointee(md_op(var, 3)) : NULL;
+    if (target && is_record(target)) return target;
+  }
+  return NULL;
+}
+
+/* The function whose source holds a debug location: the subprogram of its
+ * scope chain (for code inlined at -O2: the inlined function). */
+static int scope_function(LLVMContextRef context, LLVMMetadataRef scope, weir_llvm_text *out) {
+  LLVMValueRef node = scope ? LLVMMetadataAsValue(context, scope) : NULL;
+  for (int k = 0; k < DEPTH_MAX && node; ++k) {
+    LLVMMetadataKind kind = md_kind(node);
+    if (kind == LLVMDISubprogramMetadataKind) {
+      unsigned length = 0;
+      LLVMValueRef name = md_op(node, 2);
+      const char *s = name ? LLVMGetMDString(name, &length) : NULL;
+      if (!s || !length) return 0;
+      weir_llvm_text_put(out, s, length);
+      return 1;
+    }
+    if (kind != LLVMDILexicalBlockMetadataKind && kind != LLVMDILexicalBlockFileMetadataKind) return 0;
+    node = md_op(node, 1);
+  }
+  return 0;
+}
+
+/* " in FN at FILE:LINE" for an instruction, from its debug location, else
+ * " in FN" with the function that holds it. */
+static void place(LLVMValueRef site, LLVMValueRef function, weir_llvm_text *out) {
+  LLVMMetadataRef loc = LLVMIsAInstruction(site) ? LLVMInstructionGetDebugLoc(site) : NULL;
+  if (loc && LLVMGetMetadataKind(loc) != LLVMDILocationMetadataKind) loc = NULL;
+  LLVMMetadataRef scope = loc ? LLVMDILocationGetScope(loc) : NULL;
+  weir_llvm_text fn = {0};
+  size_t length = 0;
+  const char *name = function ? LLVMGetValueName2(function, &length) : "";
+  if (!scope_function(LLVMGetTypeContext(LLVMTypeOf(site)), scope, &fn) && length) weir_llvm_text_put(&fn, name, length);
+  if (fn.n) weir_llvm_text_printf(out, " in %s", fn.p);
+  weir_llvm_text_free(&fn);
+  if (!loc) return;
+  unsigned line = LLVMDILocationGetLine(loc), file_length = 0;
+  LLVMMetadataRef file = scope ? LLVMDIScopeGetFile(scope) : NULL;
+  const char *file_name = file ? LLVMDIFileGetFilename(file, &file_length) : NULL;
+  if (file_name && file_length) {
+    unsigned start = file_length;
+    while (start > 0 && file_name[start - 1] != '/') --start; /* the file's base name */
+    weir_llvm_text_printf(out, " at %.*s:%u", (int)(file_length - start), file_name + start, line);
+  } else if (line) {
+    weir_llvm_text_printf(out, " at line %u", line);
+  }
+}
+
+static void heap_name(const weir_llvm_object *o, weir_llvm_text *out) {
+  size_t length = 0;
+  LLVMValueRef callee = LLVMIsACallInst(o->site) ? LLVMGetCalledValue(o->site) : NULL;
+  const char *allocator = callee ? LLVMGetValueName2(callee, &length) : "";
+  weir_llvm_text_put(out, "the block from ", 15);
+  if (length) weir_llvm_text_put(out, allocator, length);
+  else weir_llvm_text_put(out, "an indirect call", 16);
+  place(o->site, o->function, out);
+}
+
+/* ---- locations ---------------------------------------------------------------- */
+
+static LLVMValueRef object_type(const weir_llvm_object *o) {
+  LLVMValueRef var = NULL;
+  if (o->kind == WEIR_LLVM_OBJECT_STACK && o->site) var = local_variable(o->site, 1);
+  else if (o->kind == WEIR_LLVM_OBJECT_GLOBAL && o->site) var = global_variable(o->site);
+  if (var) return md_op(var, 3);
+  if (o->kind == WEIR_LLVM_OBJECT_HEAP && o->site) return block_type(o->site);
+  return NULL;
+}
+
+static void describe(const weir_llvm_memory *m, uint32_t location, int with_path, weir_llvm_text *out);
+
+void weir_llvm_memory_describe(const weir_llvm_memory *m, uint32_t location, weir_llvm_text *out) {
+  describe(m, location, 1, out);
+}
+
+void weir_llvm_memory_describe_object(const weir_llvm_memory *m, uint32_t location, weir_llvm_text *out) {
+  describe(m, location, 0, out);
+}
+
+static void describe(const weir_llvm_memory *m, uint32_t location, int with_path, weir_llvm_text *out) {
+  if (location >= m->loc_count) {
+    weir_llvm_text_printf(out, "location %u (unknown)", location);
+    return;
+  }
+  const weir_llvm_object *o = &m->objects[m->loc_object[location]].pub;
+  uint64_t offset = with_path ? (uint64_t)m->loc_offset[location] : 0;
+  LLVMValueRef type = o->collapsed ? NULL : object_type(o);
+  weir_llvm_text path = {0};
+  if (type && with_path) member_path(type, offset, 0, &path);
+  if (path.n == 2 && path.p[0] == '[') path.n = 0; /* the array variable itself: "buf" */
+  if (!path.n && offset) weir_llvm_text_printf(&path, ".+%llu", (unsigned long long)offset);
+  int heap = (o->kind == WEIR_LLVM_OBJECT_HEAP || o->kind == WEIR_LLVM_OBJECT_EXTERNAL) && o->site &&
+             LLVMIsAInstruction(o->site);
+  if (heap && o->kind == WEIR_LLVM_OBJECT_HEAP) {
+    if (path.n) weir_llvm_text_printf(out, "%s of ", path.p + (path.p[0] == '.'));
+    heap_name(o, out);
+  } else {
+    weir_llvm_text_put(out, o->name, strlen(o->name));
+    if (path.n) weir_llvm_text_put(out, path.p, path.n);
+    if (heap) place(o->site, o->function, out);
+  }
+  if (path.failed) out->failed = 1;
+  weir_llvm_text_free(&path);
+}
+
+/* ---- access expressions ---------------------------------------------------------- */
+
+typedef struct expr {
+  weir_llvm_text text;
+  LLVMValueRef type; /* debug type of what the text names (NULL: unknown) */
+} expr;
+
+static int value_expr(const weir_llvm_memory *m, LLVMValueRef v, expr *e, int depth);
+
+static LLVMValueRef strip_casts(LLVMValueRef v) {
+  for (int k = 0; k < DEPTH_MAX && v; ++k) {
+    if (LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v)) v = LLVMGetOperand(v, 0);
+    else if (LLVMIsAConstantExpr(v) && (LLVMGetConstOpcode(v) == LLVMBitCast)) v = LLVMGetOperand(v, 0);
+    else break;
+  }
+  return v;
+}
+
+/* Bytes of what a pointer addresses (its element type), 0 when unknown. */
+static uint64_t addressed_bytes(const weir_llvm_memory *m, LLVMValueRef pointer) {
+  LLVMTypeRef type = LLVMTypeOf(pointer);
+  if (LLVMGetTypeKind(type) != LLVMPointerTypeKind) return 0;
+  LLVMTypeRef element = LLVMGetElementType(type);
+  return element && LLVMTypeIsSized(element) ? LLVMABISizeOfType(m->layout, element) : 0;
+}
+
+/* The memory `pointer` points to, as an lvalue: "v", "v.a", "p->a", "*p", "p[]". */
+static int lvalue_expr(const weir_llvm_memory *m, LLVMValueRef pointer, expr *e, int depth) {
+  if (depth > DEPTH_MAX) return 0;
+  LLVMValueRef p = strip_casts(pointer);
+  uint64_t stop = addressed_bytes(m, pointer);
+  if (LLVMIsAAllocaInst(p) || LLVMIsAGlobalVariable(p)) {
+    LLVMValueRef var = LLVMIsAAllocaInst(p) ? local_variable(p, 1) : global_variable(p);
+    return var && variable_name(var, &e->text, &e->type);
+  }
+  int64_t offset = 0, delta = 0;
+  LLVMValueRef base = p, base_value = p; /* base_value keeps its casts: a variable may hold the cast */
+  if (LLVMIsAGetElementPtrInst(p)) {
+    pta_gep_offsets(m, p, &offset, &delta);
+    base_value = LLVMGetOperand(p, 0);
+    base = strip_casts(base_value);
+    if (offset < 0) return 0;
+    LLVMValueRef first = LLVMGetOperand(p, 1);
+    int moves = !(LLVMIsAConstantInt(first) && LLVMConstIntGetSExtValue(first) == 0);
+    /* Into a variable, or further into memory a GEP already named
+     * (p->in.r[i] is three GEPs at -O0). */
+    if (LLVMIsAAllocaInst(base) || LLVMIsAGlobalVariable(base) || LLVMIsAGetElementPtrInst(base)) {
+      if (!lvalue_expr(m, base, e, depth + 1)) return 0;
+      if (moves) weir_llvm_text_put(&e->text, "[]", 2);
+      if (e->type) e->type = member_path(e->type, (uint64_t)offset, stop, &e->text);
+      else if (offset) return 0;
+      return !e->text.failed;
+    }
+  }
+  /* Through a pointer value: p->a.b, *p, p[] (a first index that is not 0). */
+  expr value = {0};
+  int ok = value_expr(m, base_value, &value, depth + 1);
+  LLVMValueRef target = ok && value.type ? pointee(value.type) : NULL;
+  LLVMValueRef first = p != base ? LLVMGetOperand(p, 1) : NULL;
+  int indexed = first && !(LLVMIsAConstantInt(first) && LLVMConstIntGetSExtValue(first) == 0);
+  weir_llvm_text path = {0};
+  if (ok && target) e->type = member_path(target, (uint64_t)offset, stop, &path);
+  else if (ok && offset) ok = 0; /* an offset into memory of unknown type: the location's name says more */
+  if (ok && indexed) weir_llvm_text_printf(&e->text, "%s[]%s", value.text.p, path.n ? path.p : "");
+  else if (ok && path.n && path.p[0] == '.') weir_llvm_text_printf(&e->text, "%s->%s", value.text.p, path.p + 1);
+  else if (ok && path.n) weir_llvm_text_printf(&e->text, "(*%s)%s", value.text.p, path.p);
+  else if (ok) weir_llvm_text_printf(&e->text, "*%s", value.text.p);
+  weir_llvm_text_free(&path);
+  weir_llvm_text_free(&value.text);
+  return ok && !e->text.failed;
+}
+
+/* A pointer value: a variable (llvm.dbg.value: parameters and promoted
+ * locals), or what a load from a named lvalue gives. */
+static int value_expr(const weir_llvm_memory *m, LLVMValueRef v, expr *e, int depth) {
+  for (int k = 0; k < DEPTH_MAX && v; ++k) { /* the variable may hold the cast or what was cast */
+    LLVMValueRef var = local_variable(v, 0);
+    for (LLVMUseRef u = var ? NULL : LLVMGetFirstUse(v); u && !var; u = LLVMGetNextUse(u))
+      if (LLVMIsABitCastInst(LLVMGetUser(u))) var = local_variable(LLVMGetUser(u), 0); /* -O2: the variable holds a cast of it */
+    if (var) return variable_name(var, &e->text, &e->type);
+    if (LLVMIsALoadInst(v)) return lvalue_expr(m, LLVMGetOperand(v, 0), e, depth + 1);
+    LLVMValueRef inner = strip_casts(v);
+    if (inner == v) return 0;
+    v = LLVMGetOperand(v, 0); /* one cast at a time */
+  }
+  return 0;
+}
+
+int weir_llvm_memory_access_name(const weir_llvm_memory *m, LLVMValueRef pointer, int as_argument,
+                                 weir_llvm_text *out) {
+  expr e = {0};
+  int ok = 0;
+  if (pointer && as_argument) { /* strlen(s), free(line), memcpy(d, buf, n): the pointer as passed */
+    ok = value_expr(m, pointer, &e, 0) && e.text.n && !e.text.failed;
+    if (!ok) {
+      weir_llvm_text_free(&e.text);
+      e = (expr){0};
+      ok = lvalue_expr(m, pointer, &e, 0) && e.text.n > 2 && !e.text.failed;
+      if (ok && memcmp(e.text.p + e.text.n - 2, "[]", 2) == 0) e.text.n -= 2; /* buf, not buf[] */
+    }
+  } else if (pointer) {
+    ok = lvalue_expr(m, pointer, &e, 0) && e.text.n && !e.text.failed;
+  }
+  if (ok) weir_llvm_text_put(out, e.text.p, e.text.n);
+  weir_llvm_text_free(&e.text);
+  return ok;
+}
