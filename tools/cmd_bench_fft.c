@@ -90,7 +90,8 @@ static int parse(fft_bench_cli *c, int argc, char **argv) {
   c->size_count = sizeof sizes / sizeof *sizes;
   c->kinds[0] = c->kinds[1] = c->dtypes[0] = c->dtypes[1] = 1;
   c->runs = 7;
-  for (int i = 1; i < argc; ++i) {
+  /* Every option takes a value: each step consumes the pair. */
+  for (int i = 1; i < argc; i += 2) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       usage(stdout);
@@ -129,7 +130,6 @@ static int parse(fft_bench_cli *c, int argc, char **argv) {
               a, v ? " " : "", v ? v : "");
       return 2;
     }
-    ++i;
   }
   if (!c->backend_count) c->backends[c->backend_count++] = "cpu";
   return 0;

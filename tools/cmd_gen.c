@@ -46,7 +46,8 @@ static int parse_u32(const char *flag, const char *text, uint32_t *out) {
 /* Parses the options after PRESET; 0 on success. */
 static int parse(int argc, char **argv, weir_ifds_gen_options *o, uint32_t *nodes,
                  const char **path) {
-  for (int i = 2; i < argc; ++i) {
+  /* Every option takes a value: each step consumes the pair. */
+  for (int i = 2; i < argc; i += 2) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     int bad = 0;
     if (strcmp(a, "-o") == 0 && v)
@@ -74,7 +75,6 @@ static int parse(int argc, char **argv, weir_ifds_gen_options *o, uint32_t *node
       return -1;
     }
     if (bad) return -1;
-    ++i;
   }
   return 0;
 }

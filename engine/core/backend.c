@@ -182,6 +182,7 @@ weir_status weir_check_backend(const weir_backend *b, const char *what) {
 
 weir_status weir_resolve(const weir_backend *b, weir_buffer buffer, const char *what,
                          weir_slot **out) {
+  *out = NULL; /* set on every path: callers' WEIR_TRY cannot show the compiler it failed */
   WEIR_TRY(weir_check_backend(b, what));
   if (buffer.owner == b && buffer.instance != b->instance)
     return weir_fail(WEIR_ERR_FOREIGN_RESOURCE,

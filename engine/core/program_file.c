@@ -13,14 +13,16 @@
 
 #define OWNED_MAGIC 0x50524f47u /* "PROG" */
 
+/* *out is set on every path (NULL on failure): the compiler cannot see that
+ * weir_fail returns its non-OK status, so callers must not rely on it. */
 weir_status weir_build_start(const weir_program_decl *decl, weir_owned_program **out) {
   weir_owned_program *o = calloc(1, sizeof *o);
+  *out = o;
   if (!o) return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "no host memory for a program. Fix: free memory.");
   o->magic = OWNED_MAGIC;
   if (decl) o->decl = *decl;
   if (decl && decl->name) snprintf(o->name, sizeof o->name, "%s", decl->name);
   o->decl.name = NULL; /* the caller's string need not outlive the call */
-  *out = o;
   return WEIR_OK;
 }
 
@@ -203,7 +205,7 @@ weir_status weir_build_finish(weir_owned_program *o, weir_program **out) {
 
 weir_status weir_program_from_spirv(const void *bytes, size_t size, const char *entry,
                                     const weir_program_decl *decl, weir_program **out) {
-  weir_owned_program *o;
+  weir_owned_program *o = NULL;
   WEIR_TRY(weir_build_start(decl, &o));
   weir_status st = weir_build_spirv(o, bytes, size, entry);
   if (st != WEIR_OK) {
@@ -215,7 +217,7 @@ weir_status weir_program_from_spirv(const void *bytes, size_t size, const char *
 
 static weir_status from_cuda(const void *image, size_t size, const char *entry,
                              const weir_program_decl *decl, int ptx, weir_program **out) {
-  weir_owned_program *o;
+  weir_owned_program *o = NULL;
   WEIR_TRY(weir_build_start(decl, &o));
   weir_status st = weir_build_cuda(o, image, size, entry, ptx);
   if (st != WEIR_OK) {
@@ -237,7 +239,7 @@ weir_status weir_program_from_cubin(const void *image, size_t size, const char *
 
 weir_status weir_program_from_host_library(const char *path, const char *symbol,
                                            const weir_program_decl *decl, weir_program **out) {
-  weir_owned_program *o;
+  weir_owned_program *o = NULL;
   WEIR_TRY(weir_build_start(decl, &o));
   weir_status st = weir_build_host(o, path, symbol);
   if (st != WEIR_OK) {

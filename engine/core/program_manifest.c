@@ -215,7 +215,7 @@ weir_status weir_program_load(const char *path, const char *entry, const weir_pr
                      ".ptx, .cubin, .fatbin, .so or a .weirprog manifest; docs/program-files.md).",
                      path);
   const char *ext = extension(path);
-  weir_owned_program *o;
+  weir_owned_program *o = NULL;
   WEIR_TRY(weir_build_start(decl, &o));
   /* The file's stem names the program unless the caller or the manifest does. */
   char stem[128];

@@ -337,11 +337,13 @@ static void mark_duplicate(const report_sink *s, const char *path, weir_backend_
   for (size_t i = s->plugins_from; i < s->count && i < s->capacity; ++i) {
     if (strcmp(s->reports[i].id, r->id) != 0) continue;
     r->available = 0;
-    snprintf(r->reason, sizeof r->reason,
-             "duplicate id '%s': an earlier plugin on WEIR_BACKEND_PATH has it and is the one "
-             "opened as '%s'; this one (%s) is ignored. Fix: remove one of them from "
-             "WEIR_BACKEND_PATH, or give them distinct ids.",
-             r->id, r->id, path);
+    int n = snprintf(r->reason, sizeof r->reason,
+                     "duplicate id '%s': an earlier plugin on WEIR_BACKEND_PATH has it and is the "
+                     "one opened as '%s'; this one (%s) is ignored. Fix: remove one of them from "
+                     "WEIR_BACKEND_PATH, or give them distinct ids.",
+                     r->id, r->id, path);
+    /* A path too long for the field is cut, and marked so (as weir_fail does). */
+    if (n >= (int)sizeof r->reason) memcpy(r->reason + sizeof r->reason - 4, "...", 4);
     return;
   }
 }

@@ -26,6 +26,7 @@ static inline const char *digits(const char *p, const char *end, uint32_t *out) 
 /* A node or procedure index: digits, below `limit`. */
 static inline const char *index_below(const char *p, const char *end, uint32_t limit,
                                       uint32_t *out) {
+  *out = 0; /* defined on a refused line too, where callers still pass it along */
   p = p ? digits(p, end, out) : NULL;
   return p && *out < limit ? p : NULL;
 }

@@ -133,8 +133,9 @@ static void check_all(weir_backend *const *backends, size_t count, const char *w
 static void check_cpu(size_t count) {
   weir_backend *b[4] = {NULL};
   char what[64] = "";
+  ck_assert_uint_le(count, sizeof b / sizeof b[0]);
   for (size_t i = 0; i < count; ++i) {
-    char spec[16];
+    char spec[sizeof "cpu:" + 20]; /* room for any size_t */
     snprintf(spec, sizeof spec, "cpu:%zu", i);
     ck_assert_msg(weir_backend_open(spec, &b[i]) == WEIR_OK, "%s", weir_last_error());
     snprintf(what + strlen(what), sizeof what - strlen(what), "%s%s", i ? "," : "", spec);
