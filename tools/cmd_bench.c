@@ -2,12 +2,14 @@
  * user-described sequence file (`weir bench run FILE`). Measures, prints a
  * table, and writes JSON / a Chrome trace on request; never asserts timings.
  * The work is in bench/dispatch; this file parses the command line. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench/dispatch/bench.h"
+#include "tools/cli_util.h"
 #include "tools/commands.h"
 #include "tools/output.h"
 
@@ -68,6 +70,16 @@ static weir_status parse_u64(const char *text, const char *what, uint64_t *out) 
   return weir_bench_parse_size(text, what, out);
 }
 
+/* Counts (runs, steps, ...) are whole numbers: no K/M/G suffix, and a
+ * message that does not talk about sizes. */
+static weir_status parse_count(const char *text, const char *what, uint64_t *out) {
+  if (weir_cli_parse_u64(text, out) == 0) return WEIR_OK;
+  return weir_fail(WEIR_ERR_PARSE,
+                   "%s: needs a whole number, not '%s'. Fix: write the count in digits, e.g. "
+                   "%s 7.",
+                   what, text ? text : "(nothing)", what);
+}
+
 static weir_status parse_list(const char *text, const char *what, uint32_t *out, uint32_t max,
                               uint32_t *count) {
   char copy[512];
@@ -121,25 +133,25 @@ static int parse_valued(bench_cli *c, const char *opt, const char *v) {
   } else if (strcmp(opt, "--push") == 0) {
     st = parse_list(v, opt, p->push, WEIR_BENCH_MAX_PUSH_WORDS, &p->push_words);
   } else {
-    static const char *const names[] = {"--runs",         "--warmup",       "--steps",
-                                        "--group",        "--repeat",       "--buffer-size",
-                                        "--upload-size",  "--upload-count", "--readback-min",
-                                        "--readback-max", "--copy-size"};
-    uint64_t *targets[] = {NULL,
-                           NULL,
-                           &p->steps,
-                           &p->group,
-                           &p->repeat,
-                           &p->buffer_bytes,
-                           &p->upload_bytes,
-                           &p->upload_count,
-                           &p->readback_min,
-                           &p->readback_max,
-                           &p->copy_bytes};
+    /* Each sets a uint64_t field of weir_bench_params at `offset`, except
+     * --runs / --warmup (32-bit, bounded). is_count: a whole number, not a
+     * size with a K/M/G suffix. */
+    static const struct { const char *name; size_t offset; int is_count; } opts[] = {
+        {"--runs", 0, 1},
+        {"--warmup", 0, 1},
+        {"--steps", offsetof(weir_bench_params, steps), 1},
+        {"--group", offsetof(weir_bench_params, group), 1},
+        {"--repeat", offsetof(weir_bench_params, repeat), 1},
+        {"--upload-count", offsetof(weir_bench_params, upload_count), 1},
+        {"--buffer-size", offsetof(weir_bench_params, buffer_bytes), 0},
+        {"--upload-size", offsetof(weir_bench_params, upload_bytes), 0},
+        {"--readback-min", offsetof(weir_bench_params, readback_min), 0},
+        {"--readback-max", offsetof(weir_bench_params, readback_max), 0},
+        {"--copy-size", offsetof(weir_bench_params, copy_bytes), 0}};
     size_t k = 0;
-    while (k < sizeof names / sizeof names[0] && strcmp(opt, names[k]) != 0) ++k;
-    if (k == sizeof names / sizeof names[0]) return 1;
-    st = parse_u64(v, opt, &n);
+    while (k < sizeof opts / sizeof opts[0] && strcmp(opt, opts[k].name) != 0) ++k;
+    if (k == sizeof opts / sizeof opts[0]) return 1;
+    st = opts[k].is_count ? parse_count(v, opt, &n) : parse_u64(v, opt, &n);
     if (st == WEIR_OK && k < 2 && n > 1000000)
       st = weir_fail(WEIR_ERR_PARSE, "%llu runs is more than 1000000. Fix: use fewer runs.",
                      (unsigned long long)n);
@@ -148,7 +160,7 @@ static int parse_valued(bench_cli *c, const char *opt, const char *v) {
     else if (st == WEIR_OK && k == 1)
       p->warmup = (uint32_t)n;
     else if (st == WEIR_OK)
-      *targets[k] = n;
+      memcpy((char *)p + opts[k].offset, &n, sizeof n);
   }
   return st == WEIR_OK ? 0 : bad_value(opt, v);
 }
@@ -212,7 +224,8 @@ static void join_args(char *buf, size_t n, int argc, char **argv) {
 }
 
 /* 0 when every backend ran and verified; 1 when one failed; 2 when a backend
- * spec was bad input (an unknown id, a plugin path with no file). */
+ * spec was bad input (an unknown id, a plugin path with no file, a device
+ * index past the backend's devices). */
 static int run_all(bench_cli *c, weir_bench_results *results, FILE *progress) {
   int failed = 0, bad_input = 0;
   weir_bench_seqfile *file = NULL;
@@ -234,7 +247,7 @@ static int run_all(bench_cli *c, weir_bench_results *results, FILE *progress) {
       /* One backend failing does not stop the others. */
       fprintf(stderr, "weir bench: %s: %s\n", c->backends[i], weir_last_error());
       failed = 1;
-      bad_input |= st == WEIR_ERR_INVALID_ARGUMENT;
+      bad_input |= st == WEIR_ERR_INVALID_ARGUMENT || st == WEIR_ERR_OUT_OF_RANGE;
     }
   }
   weir_bench_seqfile_free(file);

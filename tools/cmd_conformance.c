@@ -3,8 +3,9 @@
  * line per case and a closing "N passed, N failed" line; exits 0 when every
  * case passed, 1 when one failed or the backend was refused (wrong plugin ABI),
  * 77 when the backend is not available here (CTest's skip code), 2 on bad
- * usage: an unknown backend, a plugin path with no file, a filter matching no
- * case (a typo must never pass as a skip or a success). */
+ * usage: an unknown backend, a plugin path with no file, a device index past
+ * the backend's devices, a filter matching no case (a typo must never pass as
+ * a skip or a success). */
 #include <stdio.h>
 #include <string.h>
 
@@ -19,8 +20,9 @@ static void usage(FILE *out) {
           "plugin:/path/libfoo.so[:N], or the id of a plugin on WEIR_BACKEND_PATH.\n"
           "--filter TEXT runs only the cases whose name contains TEXT.\n"
           "Exit: 0 all passed; 1 a case failed or the backend was refused; 2 bad usage (an\n"
-          "unknown backend, a plugin path with no file, a filter matching no case); 77 the\n"
-          "backend is not available on this machine (skipped).\n");
+          "unknown backend, a plugin path with no file, a device index past the backend's\n"
+          "devices, a filter matching no case); 77 the backend is not available on this\n"
+          "machine (skipped).\n");
 }
 
 int weir_cmd_conformance(int argc, char **argv) {

@@ -218,15 +218,21 @@ static weir_status split_index(const char *spec, size_t *name_len, uint32_t *ind
   return WEIR_OK;
 }
 
-static weir_status open_provider(const weir_provider *p, void *handle, uint32_t index,
-                                 const weir_open_options *options, weir_backend **out) {
+/* spec: what the caller wrote, for messages. */
+static weir_status open_provider(const weir_provider *p, void *handle, const char *spec,
+                                 uint32_t index, const weir_open_options *options,
+                                 weir_backend **out) {
   uint32_t count = 0;
   weir_status st = p->probe(&count);
-  if (st == WEIR_OK && index != WEIR_DEVICE_DEFAULT && index >= count)
-    st = weir_fail(WEIR_ERR_UNAVAILABLE,
-                   "backend '%s' has no device %u (it has %u device%s, numbered from 0). Fix: "
-                   "pick a device listed by `weir info`.",
-                   p->id, index, count, count == 1 ? "" : "s");
+  /* An index past the devices there are is a wrong spec (callers exit 2),
+   * not a missing backend (77, skip): name the largest valid one. With no
+   * device at all the backend is unavailable (below). */
+  if (st == WEIR_OK && count > 0 && index != WEIR_DEVICE_DEFAULT && index >= count)
+    st = weir_fail(WEIR_ERR_OUT_OF_RANGE,
+                   "backend spec '%s': backend '%s' has no device %u; it has %u device%s, so the "
+                   "largest valid index is %u. Fix: use an index from 0 to %u (`weir info` lists "
+                   "the devices).",
+                   spec, p->id, index, count, count == 1 ? "" : "s", count - 1, count - 1);
   if (st == WEIR_OK && count == 0)
     st = weir_fail(WEIR_ERR_UNAVAILABLE,
                    "backend '%s' found no device. Fix: check drivers with `weir info`.", p->id);
@@ -240,19 +246,20 @@ static weir_status open_auto(const weir_open_options *options, weir_backend **ou
   const weir_provider *cuda = builtin_provider("cuda", 4);
   uint32_t count = 0;
   if (cuda && cuda->probe(&count) == WEIR_OK && count > 0 &&
-      open_provider(cuda, NULL, WEIR_DEVICE_DEFAULT, options, out) == WEIR_OK)
+      open_provider(cuda, NULL, "auto", WEIR_DEVICE_DEFAULT, options, out) == WEIR_OK)
     return WEIR_OK;
   const weir_provider *vk = builtin_provider("vulkan", 6);
   if (vk && vk->probe(&count) == WEIR_OK) {
     for (uint32_t i = 0; i < count; ++i) {
       weir_device_info info;
       if (vk->describe_device(i, &info) == WEIR_OK && strcmp(info.kind, "cpu") != 0 &&
-          open_provider(vk, NULL, i, options, out) == WEIR_OK)
+          open_provider(vk, NULL, "auto", i, options, out) == WEIR_OK)
         return WEIR_OK;
     }
   }
   weir_clear_error();
-  return open_provider(builtin_provider("cpu", 3), NULL, WEIR_DEVICE_DEFAULT, options, out);
+  return open_provider(builtin_provider("cpu", 3), NULL, "auto", WEIR_DEVICE_DEFAULT, options,
+                       out);
 }
 
 weir_status weir_backend_open_ex(const char *spec, const weir_open_options *options,
@@ -278,10 +285,10 @@ weir_status weir_backend_open_ex(const char *spec, const weir_open_options *opti
     const weir_provider *p;
     void *h;
     WEIR_TRY(plugin_load(path, &p, &h));
-    return open_provider(p, h, index, options, out);
+    return open_provider(p, h, spec, index, options, out);
   }
   const weir_provider *p = builtin_provider(spec, name_len);
-  if (p) return open_provider(p, NULL, index, options, out);
+  if (p) return open_provider(p, NULL, spec, index, options, out);
   char id[64];
   snprintf(id, sizeof id, "%.*s", (int)(name_len < 63 ? name_len : 63), spec);
   const char *why = missing_reason(spec, name_len);
@@ -297,7 +304,7 @@ weir_status weir_backend_open_ex(const char *spec, const weir_open_options *opti
                      id, why);
   plugin_search search = {id, NULL, NULL};
   if (for_each_plugin_path(match_plugin_id, &search))
-    return open_provider(search.provider, search.handle, index, options, out);
+    return open_provider(search.provider, search.handle, spec, index, options, out);
   /* A name nothing provides is bad input (a typo), not a backend that is
    * missing on this machine: callers exit 2 for it, not 77 (skip). */
   return weir_fail(WEIR_ERR_INVALID_ARGUMENT,

@@ -63,8 +63,10 @@ typedef struct weir_open_options {
 /* spec: "cpu", "cpu:N", "vulkan", "vulkan:N", "cuda", "cuda:N", "auto",
  * "plugin:/path/libfoo.so[:N]", or the id of a plugin found on
  * WEIR_BACKEND_PATH. "auto" picks CUDA, else a Vulkan device that is not a
- * CPU implementation, else cpu. An unavailable backend gives
- * WEIR_ERR_UNAVAILABLE naming what is missing. */
+ * CPU implementation, else cpu. An unavailable backend (not built in, no
+ * driver, no device) gives WEIR_ERR_UNAVAILABLE naming what is missing; an
+ * index N past the devices a backend has is a wrong spec: WEIR_ERR_OUT_OF_RANGE
+ * naming the largest valid index. */
 WEIR_API weir_status weir_backend_open(const char *spec, weir_backend **out);
 WEIR_API weir_status weir_backend_open_ex(const char *spec, const weir_open_options *options,
                                  weir_backend **out);

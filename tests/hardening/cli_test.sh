@@ -130,6 +130,26 @@ prefixes() {
   [ "$(grep -o 'bench:' err.txt | wc -l)" = 1 ] || fail "doubled prefix: $(cat err.txt)"
 }
 
+# Counts are whole numbers (not sizes), and a device index past a backend's
+# devices is a wrong spec (exit 2, naming the largest valid index), not a
+# backend missing here (77, skip) (issue 23).
+spec_errors() {
+  for opt in --runs --warmup --steps --upload-count; do
+    expect 2 "$weir" bench --backend cpu $opt abc --no-device-time --quiet
+    has err.txt "$opt: needs a whole number, not 'abc'. Fix: "
+    grep -q "not a size" err.txt && fail "$opt abc reported by the size parser: $(cat err.txt)"
+  done
+  expect 2 "$weir" bench --backend cpu --buffer-size abc
+  has err.txt "is not a size"
+  expect 2 "$weir" bench --backend cpu:99 --runs 1 --warmup 0 --steps 10 --no-device-time --quiet
+  has err.txt "largest valid index is 7. Fix: use an index from 0 to 7"
+  expect 2 "$weir" demo --backend cpu:99
+  has err.txt "backend spec 'cpu:99'"
+  expect 2 "$weir" conformance --backend cpu:99
+  has out.txt "largest valid index is 7"
+  expect 0 "$weir" demo --backend cpu:7
+}
+
 loader_bounds() {
   # 44 bytes whose header claims 429 M procedures: refused before allocating.
   printf 'weir-ifds 1\nfacts 1\nprocs 429496729\nnodes 2\n' > procs.ifds
@@ -181,6 +201,7 @@ case "$case_name" in
   exit-codes) exit_codes ;;
   option-equals) option_equals ;;
   prefixes) prefixes ;;
+  spec-errors) spec_errors ;;
   loader-bounds) loader_bounds ;;
   no-progress) no_progress ;;
   plugin-checks) plugin_checks ;;
