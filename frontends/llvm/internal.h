@@ -257,6 +257,7 @@ struct weir_llvm_ctx {
   uint8_t *may_write;            /* [value_count] uninit: a pointer parameter stored through */
   uint32_t *loc_fact;            /* [memory locations] analysis-owned fact per location (0: none) */
   uint32_t *obj_fact;            /* [memory objects] analysis-owned fact per object (0: none) */
+  uint8_t *escape_state;         /* [memory locations] uninit: written before its local's address escapes (analyses/escape.c) */
   weir_llvm_map libcall_index;   /* callee -> index into libcalls */
   weir_llvm_libcall *libcalls;
   size_t libcall_count, libcall_cap;
@@ -303,6 +304,10 @@ int weir_llvm_strong_target(const weir_llvm_ctx *ctx, uint32_t location);
  * `as_argument`: the pointer is passed to a call (named as passed: "line"). */
 void weir_llvm_access_words(const weir_llvm_ctx *ctx, LLVMValueRef pointer, int as_argument, uint32_t location,
                             weir_llvm_text *what, weir_llvm_text *note);
+/* Whether a read through `pointer` of `location` (of a local) sees it
+ * written: every escape of the local's address comes after a write of it in
+ * the same block, and `pointer` is not the local's own alloca (analyses/escape.c). */
+int weir_llvm_written_before_escape(weir_llvm_ctx *ctx, LLVMValueRef pointer, uint32_t location);
 /* weir_llvm_add_check for a finding of `rule` (fact 0: whenever reachable). */
 void weir_llvm_add_rule_check(weir_llvm_ctx *ctx, weir_llvm_finding_rule rule, uint32_t node,
                               const uint32_t *facts, size_t count, LLVMValueRef inst,

@@ -7,6 +7,12 @@
  *
  * - An alloca, or a malloc-like call (or a call of an allocation wrapper),
  *   generates U for every location of its object; calloc/strdup do not.
+ * - memcpy moves the state field by field; with one destination target it
+ *   replaces the destination's (a strong update, from there on in the block
+ *   as for library writes).
+ * - A read through a pointer other than a local's own alloca skips the
+ *   fields written before every escape of the local's address
+ *   (analyses/escape.c: `if (c) { memcpy(&v, ...); p = &v; }`, then `*p`).
  * - A store through a pointer with one target kills U of that target, even
  *   an array element or a heap block (optimistic: one written element counts
  *   for the whole collapsed array); with several targets nothing is killed.
@@ -154,6 +160,8 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
     weir_llvm_vec pairs = {0};
     for (size_t a = 0; a < nf; ++a)
       for (size_t b = 0; b < nt; ++b) weir_llvm_block_pairs(ctx, from[a], to[b], &pairs);
+    /* One destination: a strong update, its old state is replaced by the source's. */
+    if (nt == 1) initialise(ctx, LLVMGetOperand(call, model->copy_to), 0, flow);
     for (size_t k = 0; k + 1 < pairs.n; k += 2)
       weir_llvm_flow_pair(flow, ctx->loc_fact[pairs.v[k]], ctx->loc_fact[pairs.v[k + 1]]);
     if (pairs.failed) ctx->failed = 1;
@@ -284,7 +292,7 @@ static void check_memory(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, L
   size_t n = weir_llvm_pts(ctx, pointer, &locs);
   for (size_t k = 0; k < n; ++k) {
     uint32_t fact = ctx->loc_fact[locs[k]];
-    if (!fact) continue;
+    if (!fact || weir_llvm_written_before_escape(ctx, pointer, locs[k])) continue;
     weir_llvm_text what = {0}, note = {0}, message = {0};
     weir_llvm_access_words(ctx, pointer, reader != NULL, locs[k], &what, &note);
     if (reader) weir_llvm_text_printf(&message, "'%s' reads '%s', which may be uninitialized", reader, what.p);

@@ -296,6 +296,7 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   free(ctx->may_write);
   free(ctx->loc_fact);
   free(ctx->obj_fact);
+  free(ctx->escape_state);
   free(ctx->libcalls);
   weir_llvm_vec_free(&ctx->global_objects);
   weir_llvm_reach_free(ctx);
