@@ -4,7 +4,12 @@
 #                                 solve the bundled IFDS example and analyse the bundled C file
 #   bash scripts/dev.sh test      install what is missing, build, run every test
 #                                 (the normal build, then again under ASan+UBSan),
-#                                 then each fuzz target for 30 s on its seed corpus
+#                                 build libweir + weir in Release with gcc and with
+#                                 clang-14, then run each fuzz target for 30 s on its
+#                                 seed corpus
+# Every build here configures with -DWEIR_WERROR=ON (the CMake default is OFF,
+# for packagers and users), and with ccache as the compiler launcher when it
+# is installed.
 #   bash scripts/dev.sh fuzz [SECONDS]  build the libFuzzer targets (clang-14) and run
 #                                 each for SECONDS (default 60) on fuzz/corpus/<target>
 # Installing is idempotent: only packages that are missing are fetched (apt-get).
@@ -42,17 +47,38 @@ install_missing() {
   fi
 }
 
-build() { # build DIR [cmake args...]
+configure() { # configure DIR [cmake args...]: -Werror always, ccache when installed
   local dir=$1; shift
-  echo "== building in $dir $*"
   # The Debian interpreter, whose numpy and pytest dev.sh installs (a python3
   # earlier on PATH, such as a pyenv shim, would lack them).
-  local py=()
+  local py=() launcher=()
   [ -x /usr/bin/python3 ] && py=(-DPython3_EXECUTABLE=/usr/bin/python3)
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${py[@]}" "$@" >"$dir.configure.log" 2>&1 \
-    || { cat "$dir.configure.log"; return 1; }
+  command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${py[@]}" "${launcher[@]}" "$@" \
+    -DWEIR_WERROR=ON >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
   grep -E "^-- weir" "$dir.configure.log" || true
-  cmake --build "$dir" -j"$JOBS"
+}
+
+build() { # build DIR [cmake args...]
+  echo "== building in $*"
+  configure "$@"
+  cmake --build "$1" -j"$JOBS"
+}
+
+# Release (-O3, NDEBUG) under -Werror with gcc and with clang-14: their
+# optimisers warn where RelWithDebInfo's -O2 does not (maybe-uninitialized,
+# format-truncation, for-loop-analysis), and a packager builds Release. Only
+# libweir and the weir command (no tests, benchmarks, Python or CUDA
+# programs): the point is the warnings, and it keeps the step short.
+run_release_werror() {
+  local cc start=$SECONDS
+  for cc in gcc clang-14; do
+    echo "== Release -Werror build with $cc in build-release-$cc"
+    CC=$cc configure "build-release-$cc" -DCMAKE_BUILD_TYPE=Release -DWEIR_BUILD_TESTS=OFF \
+      -DWEIR_BUILD_BENCH=OFF -DWEIR_BUILD_PYTHON=OFF -DWEIR_ENABLE_CUDA=OFF
+    cmake --build "build-release-$cc" -j"$JOBS" --target weir weir_cli
+  done
+  echo "== Release -Werror builds (gcc, clang-14): $((SECONDS - start)) s"
 }
 
 run_example() {
@@ -107,7 +133,7 @@ summarize_tests() {
 # tree). A crash leaves its input in build-fuzz/fuzz-artifacts/ and fails.
 run_fuzz() {
   local seconds=${1:-60} failed=0
-  CC=clang-14 build build-fuzz -DWEIR_FUZZ=ON -DWEIR_WERROR=OFF -DWEIR_BUILD_TESTS=OFF \
+  CC=clang-14 build build-fuzz -DWEIR_FUZZ=ON -DWEIR_BUILD_TESTS=OFF \
     -DWEIR_ENABLE_CUDA=OFF -DWEIR_ENABLE_VULKAN=OFF
   mkdir -p build-fuzz/fuzz-artifacts
   for target in build-fuzz/fuzz/fuzz_*; do
@@ -131,7 +157,7 @@ run_fuzz() {
 
 case "${1:-}" in
   example) install_missing; run_example ;;
-  test) install_missing; run_tests; run_fuzz 30; summarize_tests ;;
+  test) install_missing; run_tests; run_release_werror; run_fuzz 30; summarize_tests ;;
   fuzz) install_missing; run_fuzz "${2:-60}" ;;
   *) echo "usage: bash scripts/dev.sh example|test|fuzz [SECONDS]" >&2; exit 2 ;;
 esac
