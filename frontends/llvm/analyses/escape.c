@@ -18,9 +18,11 @@
  * locations written on every path to each point of its function (a forward
  * must-analysis over the CFG; a write is a store with that single target,
  * or llvm.memset/llvm.memcpy or a library call writing through a pointer to
- * the start of the object: the whole object), and the escapes of its
+ * the start of the object: the whole object; a call of a defined function
+ * writes what its mod summary holds and its ref summary does not, as the
+ * analysis' call-to-return edge assumes), and the escapes of its
  * alloca's address (through casts and GEPs; a phi escapes at the end of the
- * incoming block). A location is "written before escape" if it is written
+ * incoming block; a defined callee after the call, its writes counted). A location is "written before escape" if it is written
  * on every path to every escape. Reads through the alloca itself
  * (and GEPs of it) are always checked: the IFDS flow is exact for them.
  * Sound for stack objects (each activation starts uninitialised: a pointer
@@ -52,26 +54,64 @@ static int is_intrinsic(LLVMValueRef call, const char *prefix) {
   return length >= n && strncmp(name, prefix, n) == 0;
 }
 
-/* The object's locations that `inst` writes, as a mask. */
-static uint64_t writes_of(escape_walk *w, LLVMValueRef inst) {
-  const uint32_t *locs = NULL;
-  LLVMValueRef target = NULL;
-  int whole = 0;
-  if (LLVMIsAStoreInst(inst)) {
-    target = LLVMGetOperand(inst, 1);
-  } else if (LLVMIsACallInst(inst) && LLVMGetNumArgOperands(inst) > 0) {
-    const weir_llvm_libcall *model = weir_llvm_call_model(w->ctx, inst);
-    int writes = is_intrinsic(inst, "llvm.memset") || is_intrinsic(inst, "llvm.memcpy") ||
-                 is_intrinsic(inst, "llvm.memmove") || (model->known && weir_llvm_mask_has(model->writes, 0)) ||
-                 (model->known && model->copy_to == 0);
-    if (writes) target = LLVMGetOperand(inst, 0), whole = 1;
+static uint64_t summary_mask(escape_walk *w, const uint32_t *locs, size_t m) {
+  uint64_t mask = 0;
+  uint32_t first = w->o->first_location, count = w->o->location_count;
+  for (size_t k = 0; k < m; ++k)
+    if (locs[k] >= first && locs[k] < first + count) mask |= 1ull << (locs[k] - first);
+  return mask;
+}
+
+/* The object's locations a call of a defined function may write and does
+ * not read (mod without ref: out-parameters): the analysis counts them
+ * initialised after the call, and no read inside the callee can see them
+ * before. What the callee also reads must be written before the call, or
+ * `update(&v)` doing `v->n++` would hide its read of an unset n. */
+static uint64_t call_writes(escape_walk *w, LLVMValueRef call) {
+  uint64_t mod = 0, ref = 0;
+  const uint32_t *procs = NULL;
+  size_t n = weir_llvm_call_procs(w->ctx, call, &procs);
+  for (size_t p = 0; p < n; ++p) {
+    const uint32_t *locs = NULL;
+    size_t m = weir_llvm_memory_mod(w->ctx->memory, w->ctx->fns[procs[p]].fn, &locs);
+    mod |= summary_mask(w, locs, m);
+    m = weir_llvm_memory_ref(w->ctx->memory, w->ctx->fns[procs[p]].fn, &locs);
+    ref |= summary_mask(w, locs, m);
   }
-  if (!target || weir_llvm_pts(w->ctx, target, &locs) != 1) return 0;
+  return mod & ~ref;
+}
+
+/* The object's locations a write through `target` reaches: the one it
+ * points to, or (`whole`: memset, a library write) all from the start. */
+static uint64_t target_writes(escape_walk *w, LLVMValueRef target, int whole) {
+  const uint32_t *locs = NULL;
+  if (weir_llvm_pts(w->ctx, target, &locs) != 1) return 0;
   uint32_t first = w->o->first_location, count = w->o->location_count;
   if (locs[0] < first || locs[0] >= first + count) return 0;
   if (whole && weir_llvm_memory_location(w->ctx->memory, locs[0]).offset == 0)
     return count == 64 ? ~0ull : (1ull << count) - 1;
   return 1ull << (locs[0] - first);
+}
+
+/* The object's locations that `inst` writes, as a mask. */
+static uint64_t writes_of(escape_walk *w, LLVMValueRef inst) {
+  if (LLVMIsAStoreInst(inst)) return target_writes(w, LLVMGetOperand(inst, 1), 0);
+  if (!LLVMIsACallInst(inst)) return 0;
+  if (weir_llvm_classify_call(w->ctx, inst) == WEIR_LLVM_CALL_NODE) return call_writes(w, inst);
+  if (is_intrinsic(inst, "llvm.memset") || is_intrinsic(inst, "llvm.memcpy") || is_intrinsic(inst, "llvm.memmove"))
+    return target_writes(w, LLVMGetOperand(inst, 0), 1);
+  if (is_intrinsic(inst, "llvm.")) return 0; /* lifetime markers, debug info: no write */
+  /* A library call: the arguments its model writes (or copies into); an
+   * unmodelled declaration initialises what it is given, as in the analysis. */
+  const weir_llvm_libcall *model = weir_llvm_call_model(w->ctx, inst);
+  uint64_t mask = 0;
+  uint32_t args = LLVMGetNumArgOperands(inst);
+  for (uint32_t k = 0; k < args; ++k) {
+    LLVMValueRef arg = LLVMGetOperand(inst, k);
+    if (weir_llvm_is_pointer(arg) && (!model->known || weir_llvm_mask_has(model->writes, k) || model->copy_to == k))
+      mask |= target_writes(w, arg, 1);
+  }
+  return mask;
 }
 
 static uint64_t writes_before(escape_walk *w, LLVMBasicBlockRef block, LLVMValueRef at) {
@@ -155,6 +195,14 @@ static void walk_uses(escape_walk *w, LLVMValueRef value, int depth) {
     if (!LLVMIsAInstruction(user)) {
       w->overflow = 1; /* a constant expression of a local: not followed */
       return;
+    }
+    if (LLVMIsACallInst(user)) {
+      /* Passed to a call: what it may write (a defined callee's mod, a
+       * library call's written arguments) counts as written by the call,
+       * as the analysis' call-to-return edge has it. */
+      LLVMValueRef next = LLVMGetNextInstruction(user);
+      escape(w, LLVMGetInstructionParent(user), next);
+      continue;
     }
     escape(w, LLVMGetInstructionParent(user), user);
   }

@@ -13,9 +13,11 @@
  * - A read through a pointer other than a local's own alloca skips the
  *   fields written before every escape of the local's address
  *   (analyses/escape.c: `if (c) { memcpy(&v, ...); p = &v; }`, then `*p`).
- * - A store through a pointer with one target kills U of that target, even
- *   an array element or a heap block (optimistic: one written element counts
- *   for the whole collapsed array); with several targets nothing is killed.
+ * - A store through a pointer with one target, or whose targets are locals
+ *   of different functions (a helper writing its caller's local through a
+ *   parameter), kills U of the targets; a target may be an array element
+ *   or a heap block (optimistic: one written element counts for the whole
+ *   collapsed array); with other sets of targets nothing is killed.
  *   Library calls that write through an argument (the table's `writes`, and
  *   any pointer argument of an unmodelled declaration) initialise it.
  * - A call of a defined function counts as initialising everything the
@@ -81,6 +83,26 @@ static void object_facts(weir_llvm_ctx *ctx, uint32_t object, int generate, weir
     if (generate) weir_llvm_flow_gen(flow, fact);
     else weir_llvm_flow_kill(flow, fact);
   }
+}
+
+/* Whether a write through a pointer to these locations is taken for a
+ * strong update of each: one target, or locals of different functions
+ * only (a helper's parameter points to its caller's local, a different
+ * one per caller; in one call stack it is one of them: optimistic when the
+ * stack holds two of them, as `f(&a)` calling `g(&b)` calling `h(p)` may). */
+static int strong_targets(const weir_llvm_ctx *ctx, const uint32_t *locs, size_t n) {
+  if (n == 1) return 1;
+  if (n > 16) return 0;
+  LLVMValueRef functions[16];
+  for (size_t k = 0; k < n; ++k) {
+    const weir_llvm_object *o =
+        weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, locs[k]).object);
+    if (o->kind != WEIR_LLVM_OBJECT_STACK || !o->function) return 0;
+    for (size_t j = 0; j < k; ++j)
+      if (functions[j] == o->function) return 0;
+    functions[k] = o->function;
+  }
+  return 1;
 }
 
 /* A library call writing through `pointer` fills the block from there on
@@ -160,8 +182,9 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
     weir_llvm_vec pairs = {0};
     for (size_t a = 0; a < nf; ++a)
       for (size_t b = 0; b < nt; ++b) weir_llvm_block_pairs(ctx, from[a], to[b], &pairs);
-    /* One destination: a strong update, its old state is replaced by the source's. */
-    if (nt == 1) initialise(ctx, LLVMGetOperand(call, model->copy_to), 0, flow);
+    /* One destination (or locals of different functions): a strong update,
+     * its old state is replaced by the source's. */
+    if (strong_targets(ctx, to, nt)) initialise(ctx, LLVMGetOperand(call, model->copy_to), 0, flow);
     for (size_t k = 0; k + 1 < pairs.n; k += 2)
       weir_llvm_flow_pair(flow, ctx->loc_fact[pairs.v[k]], ctx->loc_fact[pairs.v[k + 1]]);
     if (pairs.failed) ctx->failed = 1;
@@ -173,7 +196,8 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
 static void store(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
   const uint32_t *locs = NULL;
   size_t n = weir_llvm_pts(ctx, LLVMGetOperand(inst, 1), &locs);
-  if (n == 1) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[0]]);
+  if (strong_targets(ctx, locs, n))
+    for (size_t k = 0; k < n; ++k) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[k]]);
   for (size_t k = 0; k < n; ++k) undefined_from(ctx, LLVMGetOperand(inst, 0), ctx->loc_fact[locs[k]], flow);
 }
 
@@ -215,6 +239,40 @@ static LLVMValueRef strip_casts(LLVMValueRef v) {
   return v;
 }
 
+/* Whether two pointers are the same address expression: one value, or
+ * GEPs (at -O0 `a[i].buf` is computed anew at each use) of the same
+ * operands, casts of the same value counting as the same. */
+static int same_address(LLVMValueRef a, LLVMValueRef b, int depth) {
+  if (a == b) return 1;
+  if (depth > 4 || !a || !b) return 0;
+  if (LLVMIsACastInst(a) && LLVMIsACastInst(b)) /* the index widened again: zext i16 %index */
+    return LLVMGetInstructionOpcode(a) == LLVMGetInstructionOpcode(b) && LLVMTypeOf(a) == LLVMTypeOf(b) &&
+           same_address(LLVMGetOperand(a, 0), LLVMGetOperand(b, 0), depth + 1);
+  if (!LLVMIsAGetElementPtrInst(a) || !LLVMIsAGetElementPtrInst(b)) return 0;
+  int n = LLVMGetNumOperands(a);
+  if (n != LLVMGetNumOperands(b)) return 0;
+  for (int k = 0; k < n; ++k)
+    if (!same_address(LLVMGetOperand(a, (unsigned)k), LLVMGetOperand(b, (unsigned)k), depth + 1)) return 0;
+  return 1;
+}
+
+/* The allocation call a compared pointer is: the call itself, or a load
+ * of the place the call's result was stored to earlier in the same block
+ * (`g[i].buf = malloc(n); if (!g[i].buf) return;`). */
+static LLVMValueRef allocation_compared(LLVMValueRef v) {
+  v = strip_casts(v);
+  if (!v || LLVMIsACallInst(v) || !LLVMIsALoadInst(v)) return v;
+  LLVMValueRef address = LLVMGetOperand(v, 0);
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(v); i; i = LLVMGetPreviousInstruction(i)) {
+    /* Stores to other places are passed over (optimistic: only the null
+     * edge's kill depends on it). */
+    if (!LLVMIsAStoreInst(i) || !same_address(LLVMGetOperand(i, 1), address, 0)) continue;
+    LLVMValueRef stored = strip_casts(LLVMGetOperand(i, 0));
+    return LLVMIsACallInst(stored) ? stored : NULL;
+  }
+  return NULL;
+}
+
 /* `p = malloc(n); if (!p) return -1;`: on the edge where the new block's
  * pointer is NULL the block does not exist; its uninitialised state must
  * not travel along the error path to the callers. */
@@ -226,6 +284,7 @@ static void edge(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, 
   if (pred != LLVMIntEQ && pred != LLVMIntNE) return;
   LLVMValueRef a = strip_casts(LLVMGetOperand(cond, 0)), b = strip_casts(LLVMGetOperand(cond, 1));
   LLVMValueRef block = LLVMIsAConstantPointerNull(b) ? a : LLVMIsAConstantPointerNull(a) ? b : NULL;
+  block = allocation_compared(block);
   if (!block || !LLVMIsACallInst(block) || LLVMGetSuccessor(term, 0) == LLVMGetSuccessor(term, 1)) return;
   LLVMBasicBlockRef null_edge = LLVMGetSuccessor(term, pred == LLVMIntEQ ? 0 : 1);
   if (succ == null_edge) object_facts(ctx, weir_llvm_allocated_object(ctx, block), 0, flow);
