@@ -258,6 +258,7 @@ struct weir_llvm_ctx {
   uint32_t *loc_fact;            /* [memory locations] analysis-owned fact per location (0: none) */
   uint32_t *obj_fact;            /* [memory objects] analysis-owned fact per object (0: none) */
   uint8_t *escape_state;         /* [memory locations] uninit: written before its local's address escapes (analyses/escape.c) */
+  struct weir_llvm_param_reads *param_reads; /* uninit: reads through parameters per function (analyses/paramref.c) */
   weir_llvm_map libcall_index;   /* callee -> index into libcalls */
   weir_llvm_libcall *libcalls;
   size_t libcall_count, libcall_cap;
@@ -308,6 +309,12 @@ void weir_llvm_access_words(const weir_llvm_ctx *ctx, LLVMValueRef pointer, int 
  * written: every escape of the local's address comes after a write of it in
  * the same block, and `pointer` is not the local's own alloca (analyses/escape.c). */
 int weir_llvm_written_before_escape(weir_llvm_ctx *ctx, LLVMValueRef pointer, uint32_t location);
+/* Whether the defined callee `proc` of `call` may read `location` in this
+ * call's context: for the caller's own locals, only where the call's
+ * arguments lead the callee's reads through its parameters
+ * (analyses/paramref.c); 1 for anything else. */
+int weir_llvm_call_may_read(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, uint32_t location);
+void weir_llvm_param_reads_free(weir_llvm_ctx *ctx);
 /* weir_llvm_add_check for a finding of `rule` (fact 0: whenever reachable). */
 void weir_llvm_add_rule_check(weir_llvm_ctx *ctx, weir_llvm_finding_rule rule, uint32_t node,
                               const uint32_t *facts, size_t count, LLVMValueRef inst,

@@ -23,7 +23,9 @@
  * - A call of a defined function counts as initialising everything the
  *   callee may write (mod): optimistic, since out-parameters written on
  *   success only would otherwise be reported at every caller; the callee
- *   sees U of what it may read (ref), so reads inside it are found there.
+ *   sees U of what it may read (ref), so reads inside it are found there;
+ *   of the caller's own locals only what its reads through its parameters
+ *   reach from this call's arguments (analyses/paramref.c).
  * - mem2reg turns uninitialised scalars into `undef`: an undef operand, or
  *   a phi that takes undef on the edge it comes in by, makes UV; arithmetic
  *   and casts pass it on.
@@ -316,7 +318,7 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
   const uint32_t *ref = NULL;
   size_t refs = weir_llvm_memory_ref(ctx->memory, fn, &ref);
   for (size_t j = 0; j < refs; ++j)
-    if (weir_llvm_call_may_touch(ctx, call, reach, ref[j]))
+    if (weir_llvm_call_may_touch(ctx, call, reach, ref[j]) && weir_llvm_call_may_read(ctx, call, proc, ref[j]))
       weir_llvm_flow_pair(call_flow, ctx->loc_fact[ref[j]], ctx->loc_fact[ref[j]]);
   if (ctx->fns[proc].ret_fact) weir_llvm_flow_pair(ret_flow, ctx->fns[proc].ret_fact, val(ctx, call));
   /* Blocks the callee allocates come back as they are at its exit (the

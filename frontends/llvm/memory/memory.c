@@ -373,3 +373,7 @@ void weir_llvm_memory_argv(const weir_llvm_memory *m, uint32_t *array_location, 
   *strings_location = m->argv_strings == PTA_NONE ? UINT32_MAX : m->objects[m->argv_strings].pub.first_location;
 }
 
+
+void weir_llvm_memory_gep_offset(const weir_llvm_memory *m, LLVMValueRef gep, int64_t *offset, int64_t *delta) {
+  pta_gep_offsets(m, gep, offset, delta);
+}

@@ -90,6 +90,11 @@ const weir_llvm_object *weir_llvm_memory_object(const weir_llvm_memory *memory, 
 weir_llvm_location_info weir_llvm_memory_location(const weir_llvm_memory *memory, uint32_t location);
 /* The location of `object` at exactly `offset`, or UINT32_MAX. */
 uint32_t weir_llvm_memory_location_at(const weir_llvm_memory *memory, uint32_t object, uint32_t offset);
+/* The byte offset a GEP adds as the model counts it (struct fields;
+ * array indices and an aggregate's first index stay in the cell) and
+ * `delta`, a constant step over scalar elements (pointer arithmetic). */
+void weir_llvm_memory_gep_offset(const weir_llvm_memory *memory, LLVMValueRef gep, int64_t *offset,
+                                 int64_t *delta);
 /* The object of an alloca, global, or allocation call; UINT32_MAX if none. */
 uint32_t weir_llvm_memory_object_of_site(const weir_llvm_memory *memory, LLVMValueRef site);
 

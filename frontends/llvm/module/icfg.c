@@ -297,6 +297,7 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   free(ctx->loc_fact);
   free(ctx->obj_fact);
   free(ctx->escape_state);
+  weir_llvm_param_reads_free(ctx);
   free(ctx->libcalls);
   weir_llvm_vec_free(&ctx->global_objects);
   weir_llvm_reach_free(ctx);
