@@ -33,9 +33,10 @@ static void folder_files(wt_program *p) {
   p->file_count = 0;
   if (!d) return;
   for (struct dirent *e; (e = readdir(d)) != NULL;) {
-    if (!ends_with(e->d_name, ".c") || strlen(e->d_name) >= WT_NAME) continue;
+    size_t length = strlen(e->d_name);
+    if (!ends_with(e->d_name, ".c") || length >= WT_NAME) continue;
     if (p->file_count == WT_MAX_FILES) break;
-    snprintf(p->files[p->file_count++], WT_NAME, "%s", e->d_name);
+    memcpy(p->files[p->file_count++], e->d_name, length + 1); /* fits: checked above */
   }
   closedir(d);
   qsort(p->files, p->file_count, WT_NAME, by_name);
