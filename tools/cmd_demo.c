@@ -84,7 +84,7 @@ int weir_cmd_demo(int argc, char **argv) {
   weir_backend *b = NULL;
   weir_status st = weir_backend_open(spec, &b);
   if (st != WEIR_OK) return weir_cli_report("demo", st);
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   weir_backend_device_info(b, &info);
   printf("backend: %s (%s)\n", info.spec, info.name);
   st = run_demo(b);

@@ -51,7 +51,7 @@ int weir_cmd_info(int argc, char **argv) {
     if (strcmp(r->id, "cpu") == 0) listed = 1; /* cpu:N are identical stand-ins */
     if (listed > MAX_LISTED_DEVICES) listed = MAX_LISTED_DEVICES;
     for (uint32_t d = 0; d < listed; ++d) {
-      weir_device_info info;
+      weir_device_info info = WEIR_DEVICE_INFO_INIT;
       if (weir_backend_describe(r->id, d, &info) == WEIR_OK) print_device(&info);
       else printf("    device %u: %s\n", d, weir_last_error());
     }

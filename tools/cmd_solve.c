@@ -277,6 +277,7 @@ static weir_status open_devices(const weir_solve_args *a, weir_backend **backend
                     : weir_fail_context(s, "--backend '%s', element %zu of %zu ('%s')", a->backend,
                                         i + 1, n, a->devices[i]);
     }
+    info[i].struct_size = sizeof info[i];
     if (weir_backend_device_info(backends[i], &info[i]) != WEIR_OK) {
       memset(&info[i], 0, sizeof info[i]); /* no identity: compare the spec as written */
       snprintf(info[i].backend_id, sizeof info[i].backend_id, "%s", weir_backend_id(backends[i]));
@@ -326,7 +327,7 @@ static weir_status solve(const weir_solve_args *a, const weir_ifds_problem *prob
   weir_backend *backends[WEIR_SOLVE_MAX_DEVICES] = {NULL};
   WEIR_TRY(open_devices(a, backends, backend_id, cap));
   weir_ifds_engine_options options = {
-      .progress = fn, .progress_user = pr, .phase = weir_solve_on_phase};
+      .struct_size = sizeof options, .progress = fn, .progress_user = pr, .phase = weir_solve_on_phase};
   weir_status s =
       a->device_count == 1
           ? weir_ifds_solve_engine(backends[0], problem, &options, result, stats)
@@ -461,7 +462,7 @@ int weir_cmd_solve(int argc, char **argv) {
             t1 > t0 ? (double)problem->source_bytes / 1e6 / (t1 - t0) : 0.0,
             problem->node_count, problem->fact_count);
   weir_ifds_result result = {0};
-  weir_ifds_stats stats = {0};
+  weir_ifds_stats stats = WEIR_IFDS_STATS_INIT;
   char backend_id[1024] = "";
   s = solve(&a, problem, &pr, &result, &stats, backend_id, sizeof backend_id);
   weir_solve_progress_done(&pr);

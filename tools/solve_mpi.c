@@ -167,7 +167,7 @@ int weir_solve_mpi_main(int argc, char **argv) {
     code = weir_solve_exit_code(s);
     goto done;
   }
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   const char *device = weir_backend_device_info(backend, &info) == WEIR_OK ? info.spec : spec;
   char backend_id[1024] = "";
   gather_ids(device, rank, size, backend_id, sizeof backend_id);
@@ -179,14 +179,14 @@ int weir_solve_mpi_main(int argc, char **argv) {
   /* The solve: the result is complete on rank 0 (member 0). */
   double t2 = weir_cli_now();
   weir_solve_progress pr = {t2, t2, 0, a.progress};
-  weir_ifds_engine_options options = {0};
+  weir_ifds_engine_options options = WEIR_IFDS_ENGINE_OPTIONS_INIT;
   if (rank == 0 && a.progress) {
     options.progress = weir_solve_on_progress;
     options.progress_user = &pr;
     options.phase = weir_solve_on_phase;
   }
   weir_ifds_result result = {0};
-  weir_ifds_stats stats = {0};
+  weir_ifds_stats stats = WEIR_IFDS_STATS_INIT;
   weir_backend *local[1] = {backend};
   s = weir_ifds_solve_engine_group(group, local, problem, &options, &result, &stats);
   double t3 = weir_cli_now();

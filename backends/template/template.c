@@ -63,7 +63,7 @@ static weir_status template_describe_device(uint32_t index, weir_device_info *ou
 
 static weir_status template_open(uint32_t index, const weir_open_options *options,
                                  void **out_self) {
-  weir_device_info probe;
+  weir_device_info probe = WEIR_DEVICE_INFO_INIT;
   WEIR_TRY(template_describe_device(index, &probe));
   template_instance *self = calloc(1, sizeof *self);
   if (!self)

@@ -270,10 +270,10 @@ weir_status weir_bench_run_scenarios(const char *spec, const char *scenarios,
                                      FILE *progress) {
   WEIR_TRY(weir_bench_check_params(params));
   WEIR_TRY(weir_bench_check_scenarios(scenarios));
-  weir_open_options options = {0};
+  weir_open_options options = WEIR_OPEN_OPTIONS_INIT;
   weir_backend *backend = NULL;
   WEIR_TRY(weir_backend_open_ex(spec, &options, &backend));
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   weir_status st = weir_backend_device_info(backend, &info);
   size_t first = results->count;
   bench_state state = {0};

@@ -54,7 +54,7 @@ static weir_status seq_build_steps(seq_instance *in) {
 static weir_status seq_open(weir_bench_seqfile *f, const char *spec, seq_instance *in) {
   memset(in, 0, sizeof *in);
   in->file = f;
-  weir_open_options options = {0};
+  weir_open_options options = WEIR_OPEN_OPTIONS_INIT;
   WEIR_TRY(weir_backend_open_ex(spec, &options, &in->backend));
   for (size_t i = 0; i < f->buffer_count; ++i) {
     WEIR_TRY(weir_allocate(in->backend, f->buffers[i].bytes, &in->buffers[i]));
@@ -222,7 +222,7 @@ weir_status weir_bench_seqfile_run(weir_bench_seqfile *f, const char *spec, uint
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "bench %s: 0 timed runs. Fix: --runs 1 or more.",
                      f->name);
   seq_instance in;
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   uint64_t *wall = calloc(runs, sizeof *wall);
   weir_bench_record rec;
   memset(&rec, 0, sizeof rec);

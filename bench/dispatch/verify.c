@@ -52,7 +52,7 @@ weir_status weir_bench_verify_step(weir_backend *b, const weir_step *step, uint6
   }
   if (st == WEIR_OK)
     st = weir_download_ranges_into(b, ranges, step->binding_count, got, step->binding_count);
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   if (st == WEIR_OK) st = weir_backend_device_info(b, &info);
   if (st == WEIR_OK && !v->spec[0]) {
     memcpy(v->reference, got, sizeof got);

@@ -83,8 +83,7 @@ static void measure(weir_backend *backend, const weir_ifds_problem *pb, int repe
   f->same = 1;
   for (int i = 0; i < repeat; ++i) {
     weir_ifds_result r;
-    weir_ifds_stats st;
-    memset(&st, 0, sizeof st);
+    weir_ifds_stats st = WEIR_IFDS_STATS_INIT;
     double t0 = now(), c0 = cpu_now();
     weir_status s = backend ? weir_ifds_solve_engine(backend, pb, NULL, &r, &st)
                             : weir_ifds_solve_reference(pb, &r, &st);

@@ -72,6 +72,9 @@ static weir_status binding_limit_from_env(weir_open_options *o) {
 
 weir_status weir_backend_wrap(const weir_provider *provider, void *plugin_handle, uint32_t index,
                               const weir_open_options *options, weir_backend **out) {
+  weir_open_options known; /* the caller's fields this library knows, the rest 0 */
+  WEIR_TRY(weir_struct_in("weir_backend_open_ex", "weir_open_options", options,
+                          WEIR_OPEN_OPTIONS_SIZE_V1, sizeof known, &known));
   weir_backend *b = calloc(1, sizeof *b);
   if (!b)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
@@ -83,11 +86,12 @@ weir_status weir_backend_wrap(const weir_provider *provider, void *plugin_handle
   b->provider = provider;
   b->ops = provider->ops;
   b->plugin_handle = plugin_handle;
-  if (options) b->options = *options;
+  b->options = known;
   weir_status st = binding_limit_from_env(&b->options);
   if (st == WEIR_OK) st = provider->open(index, &b->options, &b->self);
   if (st == WEIR_OK) st = b->ops->describe(b->self, &b->info);
   weir_device_info_terminate(&b->info);
+  b->info.struct_size = sizeof b->info; /* a provider may have cleared the whole struct */
   uint64_t forced = b->options.max_binding_bytes;
   if (forced && (b->info.max_binding_bytes == 0 || forced < b->info.max_binding_bytes))
     b->info.max_binding_bytes = forced;
@@ -146,7 +150,10 @@ weir_status weir_backend_device_info(weir_backend *b, weir_device_info *out) {
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_backend_device_info: backend or output is NULL. Fix: pass an open "
                      "backend and a weir_device_info to fill.");
-  *out = b->info;
+  size_t bytes;
+  WEIR_TRY(weir_struct_out_size("weir_backend_device_info", "weir_device_info", out,
+                                WEIR_DEVICE_INFO_SIZE_V1, sizeof *out, &bytes));
+  weir_struct_out_copy(out, &b->info, bytes, sizeof *out);
   return WEIR_OK;
 }
 

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "engine/core/struct_size.h"
 #include "weir/backend.h"
 
 typedef struct weir_missing_backend {

@@ -251,7 +251,7 @@ static weir_status open_auto(const weir_open_options *options, weir_backend **ou
   const weir_provider *vk = builtin_provider("vulkan", 6);
   if (vk && vk->probe(&count) == WEIR_OK) {
     for (uint32_t i = 0; i < count; ++i) {
-      weir_device_info info;
+      weir_device_info info = WEIR_DEVICE_INFO_INIT;
       if (vk->describe_device(i, &info) == WEIR_OK && strcmp(info.kind, "cpu") != 0 &&
           open_provider(vk, NULL, "auto", i, options, out) == WEIR_OK)
         return WEIR_OK;
@@ -409,20 +409,24 @@ weir_status weir_backend_describe(const char *id, uint32_t index, weir_device_in
   if (!id || !out)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_backend_describe: id or output is NULL. Fix: pass both.");
+  size_t bytes;
+  WEIR_TRY(weir_struct_out_size("weir_backend_describe", "weir_device_info", out,
+                                WEIR_DEVICE_INFO_SIZE_V1, sizeof *out, &bytes));
   const weir_provider *p = builtin_provider(id, strlen(id));
-  memset(out, 0, sizeof *out);
-  if (p) {
-    weir_status st = p->describe_device(index, out);
-    weir_device_info_terminate(out);
-    return st;
-  }
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
+  weir_status st = WEIR_OK;
   plugin_search search = {id, NULL, NULL};
-  if (for_each_plugin_path(match_plugin_id, &search)) {
-    weir_status st = search.provider->describe_device(index, out);
-    weir_device_info_terminate(out);
+  if (p) {
+    st = p->describe_device(index, &info);
+  } else if (for_each_plugin_path(match_plugin_id, &search)) {
+    st = search.provider->describe_device(index, &info);
     dlclose(search.handle);
-    return st;
+  } else {
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "weir_backend_describe: unknown backend '%s'. Fix: see `weir info`.", id);
   }
-  return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                   "weir_backend_describe: unknown backend '%s'. Fix: see `weir info`.", id);
+  weir_device_info_terminate(&info);
+  info.struct_size = sizeof info; /* a provider may have cleared the whole struct */
+  weir_struct_out_copy(out, &info, bytes, sizeof info);
+  return st;
 }

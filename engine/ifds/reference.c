@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/core/struct_size.h"
 #include "engine/ifds/collect.h"
 #include "engine/ifds/tables.h"
 #include "weir/ifds.h"
@@ -288,6 +289,10 @@ weir_status weir_ifds_solve_reference_ex(const weir_ifds_problem *problem,
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_ifds_solve_reference: problem or out is NULL. Fix: pass a loaded "
                      "problem and a result to fill.");
+  size_t stats_bytes = 0;
+  if (stats)
+    WEIR_TRY(weir_struct_out_size("weir_ifds_solve_reference", "weir_ifds_stats", stats,
+                                  WEIR_IFDS_STATS_SIZE_V1, sizeof *stats, &stats_bytes));
   memset(out, 0, sizeof *out);
   solver *s = calloc(1, sizeof *s);
   if (!s)
@@ -301,7 +306,7 @@ weir_status weir_ifds_solve_reference_ex(const weir_ifds_problem *problem,
   if (st == WEIR_OK) st = collect(s, out);
   s->stats.seconds_solve = now() - t0;
   if (st != WEIR_OK) weir_ifds_result_free(out);
-  if (stats) *stats = s->stats;
+  if (stats) weir_struct_out_copy(stats, &s->stats, stats_bytes, sizeof *stats);
   solver_free(s);
   free(s);
   return st;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/core/struct_size.h"
 #include "engine/ifds/internal.h"
 #include "weir/ifds.h"
 
@@ -167,11 +168,15 @@ static void json_string(FILE *out, const char *s) {
   fputc('"', out);
 }
 
-weir_status weir_ifds_write_stats_json(const weir_ifds_stats *st, const char *solver,
+weir_status weir_ifds_write_stats_json(const weir_ifds_stats *given, const char *solver,
                                        const char *backend, double seconds_load, FILE *out) {
-  if (!st || !out)
+  if (!given || !out)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_ifds_write_stats_json: stats or out is NULL. Fix: pass both.");
+  weir_ifds_stats known; /* fields past the caller's struct_size read as 0 */
+  WEIR_TRY(weir_struct_in("weir_ifds_write_stats_json", "weir_ifds_stats", given,
+                          WEIR_IFDS_STATS_SIZE_V1, sizeof known, &known));
+  const weir_ifds_stats *st = &known;
   fputs("{\"solver\": ", out);
   json_string(out, solver ? solver : "");
   fputs(", \"backend\": ", out);

@@ -26,7 +26,7 @@ static weir_status places_given(checker *k, const weir_place *places, const char
 
 /* "cpu:7": the spec names the instance, where the id ("cpu") does not. */
 static void describe(weir_backend *backend, char *out, size_t capacity) {
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   if (weir_backend_device_info(backend, &info) == WEIR_OK) snprintf(out, capacity, "%s", info.spec);
   else snprintf(out, capacity, "%s", weir_backend_id(backend));
 }

@@ -21,7 +21,7 @@ weir_status weir_dlpack_device(weir_backend *backend, DLDevice *out) {
   if (!backend || !out)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_dlpack_device: backend or out is NULL. Fix: pass both.");
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   weir_status status = weir_backend_device_info(backend, &info);
   if (status != WEIR_OK) return weir_fail_context(status, "weir_dlpack_device");
   if (info.dl_device_type != kDLCPU && info.dl_device_type != kDLCUDA &&

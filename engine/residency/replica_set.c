@@ -22,7 +22,7 @@ static weir_status distinct_devices(weir_backend *const *backends, size_t count)
                        "device with weir_backend_open.",
                        i);
     for (size_t j = 0; j < i; ++j) {
-      weir_device_info a, b;
+      weir_device_info a = WEIR_DEVICE_INFO_INIT, b = WEIR_DEVICE_INFO_INIT;
       int same = backends[i] == backends[j];
       if (!same && weir_backend_device_info(backends[i], &a) == WEIR_OK &&
           weir_backend_device_info(backends[j], &b) == WEIR_OK)

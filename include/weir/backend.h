@@ -31,9 +31,11 @@ extern "C" {
 /* Bumped whenever weir_provider, weir_backend_ops or what a provider fills
  * (weir_device_info, weir_open_options) changes layout or meaning. 2: the
  * device info gained max_binding_bytes. 3: weir_native_step gained `fft` and
- * weir_backend_ops gained fft_plan / fft_destroy (at its end). A provider
+ * weir_backend_ops gained fft_plan / fft_destroy (at its end). 4: the device
+ * info and the open options start with struct_size (the engine hands a
+ * provider structs of its own, full size; weir/weir.h). A provider
  * must state exactly this number; any other is refused at load. */
-#define WEIR_BACKEND_ABI_VERSION 3u
+#define WEIR_BACKEND_ABI_VERSION 4u
 
 /* Device index meaning "the backend's best device" (spec without ":N"). */
 #define WEIR_DEVICE_DEFAULT UINT32_MAX

@@ -183,8 +183,11 @@ WEIR_API void weir_ifds_result_free(weir_ifds_result *result);
 WEIR_API weir_status weir_ifds_write_result(const weir_ifds_result *result, FILE *out);
 WEIR_API weir_status weir_ifds_write_result_file(const weir_ifds_result *result, const char *path);
 
-/* Figures a solver reports. Unused fields stay 0. */
+/* Figures a solver reports. Unused fields stay 0. struct_size: see
+ * weir/weir.h ("Structs the caller allocates"); the solvers fill the bytes
+ * that fit and leave struct_size as the caller set it. */
 typedef struct weir_ifds_stats {
+  size_t struct_size; /* sizeof(weir_ifds_stats): WEIR_IFDS_STATS_INIT */
   uint64_t path_edges;
   uint64_t summary_edges; /* reference solver; the engine keeps none (see
                             engine/ifds/engine/README.md) and reports 0 */
@@ -220,6 +223,9 @@ typedef struct weir_ifds_stats {
   double seconds_exchange;
 } weir_ifds_stats;
 
+#define WEIR_IFDS_STATS_INIT {.struct_size = sizeof(weir_ifds_stats)}
+#define WEIR_IFDS_STATS_SIZE_V1 (offsetof(weir_ifds_stats, seconds_exchange) + sizeof(double))
+
 /* Progress callback for long solves (may be NULL): called now and then with
  * the iteration count and path edges so far. */
 typedef void (*weir_ifds_progress_fn)(void *user, uint64_t iterations, uint64_t path_edges);
@@ -238,8 +244,10 @@ WEIR_API weir_status weir_ifds_solve_reference_ex(const weir_ifds_problem *probl
                                          const weir_ifds_reference_options *options,
                                          weir_ifds_result *out, weir_ifds_stats *stats);
 
-/* Options of the resident fixed-point engine. Zero means "choose". */
+/* Options of the resident fixed-point engine. Zero means "choose".
+ * struct_size: see weir/weir.h ("Structs the caller allocates"). */
 typedef struct weir_ifds_engine_options {
+  size_t struct_size; /* sizeof(weir_ifds_engine_options): WEIR_IFDS_ENGINE_OPTIONS_INIT */
   uint64_t initial_table_capacity;    /* path-edge table slots */
   uint64_t initial_frontier_capacity; /* delta / candidate entries */
   uint32_t initial_window;            /* iterations per window */
@@ -251,6 +259,10 @@ typedef struct weir_ifds_engine_options {
    * its seconds. May be NULL. */
   void (*phase)(void *user, const char *phase, double seconds);
 } weir_ifds_engine_options;
+
+#define WEIR_IFDS_ENGINE_OPTIONS_INIT {.struct_size = sizeof(weir_ifds_engine_options)}
+#define WEIR_IFDS_ENGINE_OPTIONS_SIZE_V1 \
+  (offsetof(weir_ifds_engine_options, phase) + sizeof(void (*)(void *, const char *, double)))
 
 /* Runs the tabulation as a data-parallel fixed point on resident buffers of
  * `backend`; the result is byte-identical to the reference solver's. */

@@ -43,7 +43,20 @@ typedef struct weir_buffer {
 
 /* ---- opening a backend ------------------------------------------------- */
 
+/* Structs the caller allocates and weir reads or fills (weir_open_options,
+ * weir_device_info, weir_ifds_engine_options, weir_ifds_stats) start with
+ * `size_t struct_size`: the caller sets it to sizeof the struct its headers
+ * declare, most simply with the struct's WEIR_..._INIT initializer. weir then
+ * reads (options) or fills (info, stats) only the bytes that both sides know,
+ * so a field added at the end in a later release breaks no program built
+ * before it. 0 (a zeroed struct) means the first published layout
+ * (WEIR_..._SIZE_V1); a non-zero size below it is refused
+ * (WEIR_ERR_INVALID_ARGUMENT). An options struct larger than this library's
+ * is accepted only when the bytes this library does not know are zero. See
+ * docs/packaging.md, "The ABI". */
+
 typedef struct weir_open_options {
+  size_t struct_size; /* sizeof(weir_open_options): WEIR_OPEN_OPTIONS_INIT */
   /* Refuse allocations that would take this instance's resident bytes past
    * this figure (0: the device's own limit). Lets tests and users bound
    * memory on any backend. */
@@ -59,6 +72,10 @@ typedef struct weir_open_options {
    * byte count) is used if set. */
   uint64_t max_binding_bytes;
 } weir_open_options;
+
+#define WEIR_OPEN_OPTIONS_INIT {.struct_size = sizeof(weir_open_options)}
+/* The first published layout: what struct_size 0 stands for. */
+#define WEIR_OPEN_OPTIONS_SIZE_V1 (offsetof(weir_open_options, max_binding_bytes) + sizeof(uint64_t))
 
 /* spec: "cpu", "cpu:N", "vulkan", "vulkan:N", "cuda", "cuda:N", "auto",
  * "plugin:/path/libfoo.so[:N]", or the id of a plugin found on
@@ -91,6 +108,7 @@ WEIR_API void weir_backend_close(weir_backend *backend);
 WEIR_API void weir_backend_retain(weir_backend *backend);
 
 typedef struct weir_device_info {
+  size_t struct_size;   /* sizeof(weir_device_info): WEIR_DEVICE_INFO_INIT */
   char backend_id[16];  /* "cpu", "vulkan", "cuda", plugin id */
   char spec[48];        /* what weir_backend_open accepts for this device: "cpu:1" */
   char name[128];       /* "llvmpipe (LLVM 15.0.6, 256 bits)" */
@@ -106,6 +124,9 @@ typedef struct weir_device_info {
   uint64_t max_binding_bytes;
   char details[1536];   /* further "key: value" lines for `weir info` */
 } weir_device_info;
+
+#define WEIR_DEVICE_INFO_INIT {.struct_size = sizeof(weir_device_info)}
+#define WEIR_DEVICE_INFO_SIZE_V1 (offsetof(weir_device_info, details) + 1536u)
 
 WEIR_API const char *weir_backend_id(const weir_backend *backend);
 WEIR_API const char *weir_backend_version(const weir_backend *backend);

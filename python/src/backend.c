@@ -13,6 +13,7 @@ static int backend_open(weirpy_Backend *self, const char *spec) {
   weir_backend *b = NULL;
   weir_status status = weir_backend_open(spec, &b);
   if (status != WEIR_OK) return weirpy_fail_open(status, spec);
+  self->info.struct_size = sizeof self->info;
   status = weir_backend_device_info(b, &self->info);
   if (status == WEIR_OK) status = weir_dlpack_device(b, &self->device);
   if (status != WEIR_OK) {
@@ -297,7 +298,7 @@ PyObject *weirpy_devices(PyObject *module, PyObject *unused) {
       continue;
     }
     for (uint32_t d = 0; list && d < reports[i].device_count; ++d) {
-      weir_device_info info;
+      weir_device_info info = WEIR_DEVICE_INFO_INIT;
       if (weir_backend_describe(reports[i].id, d, &info) != WEIR_OK) continue;
       PyObject *entry = info_dict(&info);
       if (!entry || PyDict_SetItemString(entry, "available", Py_True) < 0 ||

@@ -273,7 +273,7 @@ static PyObject *ifds_solve(PyObject *m, PyObject *args, PyObject *kwargs) {
     if (!on) return NULL;
   }
   weir_ifds_result result = {0};
-  weir_ifds_stats stats = {0};
+  weir_ifds_stats stats = WEIR_IFDS_STATS_INIT;
   weir_status status;
   if (across) {
     int raised = 0;

@@ -31,7 +31,7 @@ END_TEST
 START_TEST(open_specs) {
   weir_backend *b = NULL;
   ck_assert_int_eq(weir_backend_open("cpu:2", &b), WEIR_OK);
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   ck_assert_int_eq(weir_backend_device_info(b, &info), WEIR_OK);
   ck_assert_str_eq(info.spec, "cpu:2");
   ck_assert_int_eq(info.dl_device_type, 1);
@@ -54,7 +54,7 @@ END_TEST
 START_TEST(auto_prefers_a_real_gpu) {
   weir_backend *b = NULL;
   ck_assert_int_eq(weir_backend_open("auto", &b), WEIR_OK);
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   weir_backend_device_info(b, &info);
   /* auto never picks a CPU implementation of Vulkan (lavapipe): either a GPU
    * backend with a non-CPU device, or the cpu backend itself. */
@@ -202,7 +202,7 @@ END_TEST
  * with more threads than this machine has cores. */
 START_TEST(pool_orders_steps_across_threads) {
   weir_backend *b = NULL;
-  weir_open_options options = {.threads = 4};
+  weir_open_options options = {.struct_size = sizeof(weir_open_options), .threads = 4};
   ck_assert_int_eq(weir_backend_open_ex("cpu", &options, &b), WEIR_OK);
   enum { N = 8192 * 64 };
   weir_buffer x, y;
@@ -235,9 +235,9 @@ END_TEST
  * every step; a malformed WEIR_MAX_BINDING_BYTES is an error, never ignored. */
 START_TEST(forced_binding_limit) {
   weir_backend *b = NULL;
-  weir_open_options options = {.max_binding_bytes = 1024};
+  weir_open_options options = {.struct_size = sizeof(weir_open_options), .max_binding_bytes = 1024};
   ck_assert_int_eq(weir_backend_open_ex("cpu", &options, &b), WEIR_OK);
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   ck_assert_int_eq(weir_backend_device_info(b, &info), WEIR_OK);
   ck_assert_uint_eq(info.max_binding_bytes, 1024);
   weir_buffer small, big;

@@ -62,7 +62,7 @@ static const weir_program *program(const char *name) {
 #define OK(expr) ck_assert_msg((expr) == WEIR_OK, "%s: %s", #expr, weir_last_error())
 
 START_TEST(device_description) {
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   OK(weir_backend_device_info(g_b, &info));
   ck_assert_str_eq(info.backend_id, "cuda");
   ck_assert_str_eq(info.spec, "cuda:0");

@@ -289,7 +289,7 @@ START_TEST(provider_probe_here) {
   weir_status s = weir_provider_cuda.probe(&count);
   if (s == WEIR_OK) {
     ck_assert_uint_ge(count, 1);
-    weir_device_info info;
+    weir_device_info info = WEIR_DEVICE_INFO_INIT;
     ck_assert_int_eq(weir_provider_cuda.describe_device(0, &info), WEIR_OK);
     ck_assert_str_eq(info.backend_id, "cuda");
     ck_assert_uint_gt(info.memory_bytes, 0);

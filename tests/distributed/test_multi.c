@@ -91,7 +91,7 @@ static void free_problems(void) {
  * times, iterations roll back (outbox marks included), and windows of one
  * and two iterations interleave with the exchanges differently. */
 static const weir_ifds_engine_options tiny = {
-    .initial_table_capacity = 16, .initial_frontier_capacity = 2, .initial_window = 1,
+    .struct_size = sizeof(weir_ifds_engine_options), .initial_table_capacity = 16, .initial_frontier_capacity = 2, .initial_window = 1,
     .max_window = 2};
 
 /* Solves every problem across `backends` and compares with the reference. */
@@ -102,8 +102,7 @@ static void check_all_with(weir_backend *const *backends, size_t count, const ch
   for (size_t i = 0; i < problem_count; ++i) {
     weir_ifds_result r;
     memset(&r, 0, sizeof r);
-    weir_ifds_stats st;
-    memset(&st, 0, sizeof st);
+    weir_ifds_stats st = WEIR_IFDS_STATS_INIT;
     weir_status s =
         weir_ifds_solve_engine_multi(backends, count, problems[i].problem, options, &r, &st);
     ck_assert_msg(s == WEIR_OK, "%s on %s: %s: %s", problems[i].name, what, weir_status_name(s),
@@ -194,8 +193,7 @@ static weir_ifds_problem *fan_problem(uint32_t facts, int calls) {
 }
 
 START_TEST(full_outboxes_end_a_round_early) {
-  weir_open_options o;
-  memset(&o, 0, sizeof o);
+  weir_open_options o = WEIR_OPEN_OPTIONS_INIT;
   o.max_binding_bytes = 16384;
   weir_backend *b[2] = {NULL};
   ck_assert(weir_backend_open_ex("cpu:0", &o, &b[0]) == WEIR_OK);
@@ -204,7 +202,7 @@ START_TEST(full_outboxes_end_a_round_early) {
   weir_ifds_result want, got;
   memset(&got, 0, sizeof got);
   ck_assert(weir_ifds_solve_reference(p, &want, NULL) == WEIR_OK);
-  weir_ifds_stats st;
+  weir_ifds_stats st = WEIR_IFDS_STATS_INIT;
   ck_assert_msg(weir_ifds_solve_engine_multi(b, 2, p, NULL, &got, &st) == WEIR_OK, "%s",
                 weir_last_error());
   char *a = engine_result_text(&want), *g = engine_result_text(&got);

@@ -79,11 +79,11 @@ START_TEST(growth_from_tiny_capacities) {
   weir_backend *backends[ENGINE_MAX_BACKENDS];
   size_t nb = engine_open_backends(backends, ENGINE_MAX_BACKENDS);
   weir_ifds_problem *pb = generated(WEIR_IFDS_PRESET_REALISTIC, 60, 12, 12, 7);
-  weir_ifds_engine_options tiny = {.initial_table_capacity = 4, .initial_frontier_capacity = 4,
+  weir_ifds_engine_options tiny = {.struct_size = sizeof(weir_ifds_engine_options), .initial_table_capacity = 4, .initial_frontier_capacity = 4,
                                    .initial_window = 1, .max_window = 64};
   for (size_t b = 0; b < nb; ++b) {
     char why[512];
-    weir_ifds_stats st;
+    weir_ifds_stats st = WEIR_IFDS_STATS_INIT;
     ck_assert_msg(engine_matches_reference(backends[b], pb, &tiny, &st, why, sizeof why), "%s", why);
     ck_assert_uint_ge(st.growths, 3);
     ck_assert_uint_gt(st.path_edges, 4);
@@ -121,15 +121,15 @@ static weir_ifds_problem *dense_problem(void) {
  * boundaries and windows are replayed after each growth. The result must
  * not change. */
 START_TEST(relations_past_the_binding_limit) {
-  weir_open_options oo = {.max_binding_bytes = 8192};
+  weir_open_options oo = {.struct_size = sizeof(weir_open_options), .max_binding_bytes = 8192};
   weir_backend *backends[ENGINE_MAX_BACKENDS];
   size_t nb = engine_open_backends_ex(backends, ENGINE_MAX_BACKENDS, &oo);
   weir_ifds_problem *pb = dense_problem();
-  weir_ifds_engine_options tiny = {.initial_table_capacity = 64, .initial_frontier_capacity = 8,
+  weir_ifds_engine_options tiny = {.struct_size = sizeof(weir_ifds_engine_options), .initial_table_capacity = 64, .initial_frontier_capacity = 8,
                                    .initial_window = 1, .max_window = 16};
   for (size_t b = 0; b < nb; ++b) {
     char why[512];
-    weir_ifds_stats st;
+    weir_ifds_stats st = WEIR_IFDS_STATS_INIT;
     ck_assert_msg(engine_matches_reference(backends[b], pb, &tiny, &st, why, sizeof why), "%s on %s",
                   why, weir_backend_id(backends[b]));
     ck_assert_uint_gt(st.path_edges, 3u * 1024u); /* the log spans four shards */
@@ -161,7 +161,7 @@ START_TEST(relations_past_the_binding_limit) {
 END_TEST
 
 static void expect_memory_error(uint64_t limit, const weir_ifds_engine_options *opt) {
-  weir_open_options oo = {.memory_limit_bytes = limit};
+  weir_open_options oo = {.struct_size = sizeof(weir_open_options), .memory_limit_bytes = limit};
   weir_backend *cpu = NULL;
   ck_assert(weir_backend_open_ex("cpu", &oo, &cpu) == WEIR_OK);
   weir_ifds_problem *pb = generated(WEIR_IFDS_PRESET_REALISTIC, 60, 12, 12, 3);
@@ -188,9 +188,9 @@ START_TEST(memory_cap_gives_clear_error) {
   weir_backend *cpu = NULL;
   ck_assert(weir_backend_open("cpu", &cpu) == WEIR_OK);
   weir_ifds_problem *pb = generated(WEIR_IFDS_PRESET_REALISTIC, 60, 12, 12, 3);
-  weir_ifds_engine_options tiny = {.initial_table_capacity = 4, .initial_frontier_capacity = 4};
+  weir_ifds_engine_options tiny = {.struct_size = sizeof(weir_ifds_engine_options), .initial_table_capacity = 4, .initial_frontier_capacity = 4};
   weir_ifds_result r;
-  weir_ifds_stats st;
+  weir_ifds_stats st = WEIR_IFDS_STATS_INIT;
   ck_assert(weir_ifds_solve_engine(cpu, pb, &tiny, &r, &st) == WEIR_OK);
   ck_assert_uint_gt(st.path_edges, 100);
   uint64_t limit = st.bytes_uploaded + 16u * st.path_edges;
@@ -232,7 +232,7 @@ START_TEST(deep_call_chain) {
   ck_assert_msg(weir_ifds_load_memory("chain.ifds", text, strlen(text), &pb) == WEIR_OK, "%s",
                 weir_last_error());
   char why[512];
-  weir_ifds_stats st;
+  weir_ifds_stats st = WEIR_IFDS_STATS_INIT;
   ck_assert_msg(engine_matches_reference(cpu, pb, NULL, &st, why, sizeof why), "%s", why);
   ck_assert_uint_ge(st.iterations, 20000); /* down and back up the chain */
   ck_assert_uint_le(st.windows, 40);
@@ -258,7 +258,7 @@ START_TEST(facts_65535) {
   ck_assert_msg(weir_ifds_load_memory("facts.ifds", t, at, &pb) == WEIR_OK, "%s",
                 weir_last_error());
   char why[512];
-  weir_ifds_stats st;
+  weir_ifds_stats st = WEIR_IFDS_STATS_INIT;
   ck_assert_msg(engine_matches_reference(cpu, pb, NULL, &st, why, sizeof why), "%s", why);
   weir_ifds_result r;
   ck_assert(weir_ifds_solve_engine(cpu, pb, NULL, &r, NULL) == WEIR_OK);

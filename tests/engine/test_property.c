@@ -46,12 +46,12 @@ START_TEST(property_engine_matches_reference) {
         failures++;
         continue;
       }
-      weir_ifds_engine_options tiny = {.initial_table_capacity = 8,
+      weir_ifds_engine_options tiny = {.struct_size = sizeof(weir_ifds_engine_options), .initial_table_capacity = 8,
                                        .initial_frontier_capacity = 4,
                                        .initial_window = 1};
       for (size_t b = 0; b < nb; ++b) {
         char why[512];
-        weir_ifds_stats stats;
+        weir_ifds_stats stats = WEIR_IFDS_STATS_INIT;
         const weir_ifds_engine_options *opt = seed % 2u ? &tiny : NULL;
         if (!engine_matches_reference(backends[b], problem, opt, &stats, why, sizeof why)) {
           fprintf(stderr, "FAIL on %s%s: %s\n  reproduce: %s > p.ifds && weir solve p.ifds "

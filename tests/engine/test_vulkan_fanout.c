@@ -31,7 +31,7 @@ START_TEST(fanout_5000_matches_reference) {
   ck_assert_msg(weir_backend_open("vulkan", &vk) == WEIR_OK, "%s", weir_last_error());
   weir_ifds_problem *pb = fanout(5000);
   char why[512];
-  weir_ifds_stats st;
+  weir_ifds_stats st = WEIR_IFDS_STATS_INIT;
   ck_assert_msg(engine_matches_reference(vk, pb, NULL, &st, why, sizeof why), "%s", why);
   ck_assert_uint_eq(st.path_edges, 72176); /* what `weir solve --solver reference` finds */
   weir_ifds_problem_free(pb);

@@ -168,7 +168,7 @@ static void hermitian_columns(const fcase *c, void *in) {
 /* Runs case c on cpu with `threads`, checks it against the reference, and
  * returns the output bytes (caller frees) when out_copy is given. */
 static void run_case_on(const char *spec, const fcase *c, uint32_t threads, void **out_copy) {
-  weir_open_options opt = {0};
+  weir_open_options opt = WEIR_OPEN_OPTIONS_INIT;
   opt.threads = threads;
   weir_backend *b = NULL;
   ck_assert_msg(weir_backend_open_ex(spec, &opt, &b) == WEIR_OK, "open %s: %s", spec,

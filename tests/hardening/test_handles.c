@@ -28,7 +28,7 @@ const char *__asan_default_options(void) {
 #define MAX_TRIES 256
 
 static weir_backend *open_cpu(void) {
-  weir_open_options options = {.threads = 1};
+  weir_open_options options = {.struct_size = sizeof(weir_open_options), .threads = 1};
   weir_backend *b = NULL;
   ck_assert_int_eq(weir_backend_open_ex("cpu", &options, &b), WEIR_OK);
   return b;

@@ -37,7 +37,7 @@ START_TEST(preset_loads_and_solves) {
                 weir_ifds_preset_name(o.preset), weir_last_error());
   ck_assert_uint_ge(p->proc_count, 4);
   ck_assert_uint_ge(p->call_count, 1);
-  weir_ifds_stats st;
+  weir_ifds_stats st = WEIR_IFDS_STATS_INIT;
   char *r1 = ifds_test_solve_text(p, &st), *r2 = ifds_test_solve_text(p, NULL);
   ck_assert_str_eq(r1, r2);
   ck_assert_uint_gt(st.path_edges, p->seed_count);

@@ -177,7 +177,7 @@ START_TEST(result_and_stats_files) {
   ck_assert_str_eq(text, "weir-ifds-result 1\npath-edges 3\nholds 2\n0 0\n4 7\n");
   free(text);
   weir_ifds_stats st = {
-      .path_edges = 10, .iterations = 12, .seconds_solve = 0.5, .peak_resident_bytes = 285};
+      .struct_size = sizeof st, .path_edges = 10, .iterations = 12, .seconds_solve = 0.5, .peak_resident_bytes = 285};
   char *json = NULL;
   size_t length = 0;
   FILE *f = open_memstream(&json, &length);

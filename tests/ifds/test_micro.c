@@ -59,7 +59,7 @@ END_TEST
 START_TEST(summary_computed_once) {
   weir_ifds_problem *p = NULL;
   ck_assert_int_eq(weir_ifds_load_file(WEIR_IFDS_MICRO_DIR "/summary_reuse.ifds", &p), WEIR_OK);
-  weir_ifds_stats st;
+  weir_ifds_stats st = WEIR_IFDS_STATS_INIT;
   char *text = ifds_test_solve_text(p, &st);
   ck_assert_uint_eq(st.path_edges, 20);
   /* (g,0): {0, 2}; (g,1): {1}; and main's exit (main,0): {0, 1, 2} */

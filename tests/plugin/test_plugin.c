@@ -70,7 +70,7 @@ START_TEST(template_from_backend_path) {
   ck_assert_int_eq(setenv("WEIR_BACKEND_PATH", "/nonexistent:" WEIR_TEMPLATE_DIR, 1), 0);
   weir_backend *b = NULL;
   OK(weir_backend_open("template", &b));
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   OK(weir_backend_device_info(b, &info));
   ck_assert_str_eq(info.backend_id, "template");
   ck_assert_int_eq(info.timestamps_are_device, 0);

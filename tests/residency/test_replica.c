@@ -34,7 +34,7 @@ START_TEST(three_cpu_devices_each_own_a_replica) {
   ck_assert_uint_eq(weir_replica_set_bytes(set), CHUNK_BYTES);
   void *pointers[REPLICAS];
   for (int i = 0; i < REPLICAS; ++i) {
-    weir_device_info info;
+    weir_device_info info = WEIR_DEVICE_INFO_INIT;
     CHECK_OK(weir_backend_device_info(cpus.backends[i], &info));
     ck_assert_int_eq(info.dl_device_type, 1 /* kDLCPU */);
     ck_assert_int_eq(info.dl_device_id, i);

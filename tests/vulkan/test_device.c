@@ -15,7 +15,7 @@ static uint64_t detail_u64(const weir_device_info *info, const char *key) {
 
 START_TEST(device_info_details) {
   weir_backend *b = vt_open("vulkan");
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   OK(weir_backend_device_info(b, &info));
   ck_assert_str_eq(info.backend_id, "vulkan");
   ck_assert_int_eq(info.dl_device_type, 7);
@@ -128,7 +128,7 @@ END_TEST
 
 START_TEST(timed_steps_use_device_timestamps) {
   weir_backend *b = vt_open("vulkan");
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   OK(weir_backend_device_info(b, &info));
   weir_buffer counter;
   uint32_t zero = 0;
@@ -158,7 +158,7 @@ START_TEST(refusals_name_the_device_limit) {
   weir_backend *nope = NULL;
   FAILS_WITH(weir_backend_open("vulkan:99", &nope), WEIR_ERR_OUT_OF_RANGE); /* a wrong spec */
   weir_backend *b = vt_open("vulkan");
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   OK(weir_backend_device_info(b, &info));
   weir_buffer a, c;
   uint32_t v = 41, w = 0;

@@ -264,7 +264,7 @@ CONF_TEST(foreign_freed_and_double_freed) {
 
 CONF_TEST(memory_cap) {
   weir_backend *capped = NULL;
-  weir_open_options options = {.memory_limit_bytes = 1u << 20};
+  weir_open_options options = {.struct_size = sizeof(weir_open_options), .memory_limit_bytes = 1u << 20};
   OK(weir_backend_open_ex(g_spec, &options, &capped));
   weir_buffer a, c;
   OK(weir_allocate(capped, 768u << 10, &a));
@@ -445,7 +445,7 @@ CONF_TEST(bad_specs) {
   FAILS_WITH(weir_backend_open("cpu:4000000", &b), WEIR_ERR_OUT_OF_RANGE); /* no such device */
   FAILS_WITH(weir_backend_open("", &b), WEIR_ERR_INVALID_ARGUMENT);
   conf_assert_ptr_null(b);
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   OK(weir_backend_device_info(g_b, &info));
   conf_assert_str_eq(info.backend_id, weir_backend_id(g_b));
   conf_assert(info.name[0] != '\0');
@@ -492,7 +492,7 @@ static int probe_in_child(const char *spec, char *line, size_t line_bytes) {
     int ok = st == WEIR_OK;
     char msg[1024];
     if (ok) {
-      weir_device_info info;
+      weir_device_info info = WEIR_DEVICE_INFO_INIT;
       weir_backend_device_info(b, &info);
       snprintf(msg, sizeof msg, "%s, %s", info.spec, info.name);
       weir_backend_close(b);

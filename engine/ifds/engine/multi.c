@@ -42,6 +42,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/core/struct_size.h"
 #include "engine/ifds/engine/multi.h"
 #include "weir/nccl.h"
 
@@ -312,9 +313,17 @@ static weir_status group_totals(multi *mt, weir_ifds_stats *s) {
 
 weir_status weir_ifds_solve_engine_group(weir_group *group, weir_backend *const *backends,
                                          const weir_ifds_problem *pb,
-                                         const weir_ifds_engine_options *o,
+                                         const weir_ifds_engine_options *given,
                                          weir_ifds_result *out, weir_ifds_stats *stats) {
   WEIR_TRY(check_group(group, backends, pb, out));
+  weir_ifds_engine_options known; /* the caller's fields this library knows, the rest 0 */
+  const weir_ifds_engine_options *o = given ? &known : NULL;
+  WEIR_TRY(weir_struct_in("weir_ifds_solve_engine_group", "weir_ifds_engine_options", given,
+                          WEIR_IFDS_ENGINE_OPTIONS_SIZE_V1, sizeof known, &known));
+  size_t stats_bytes = 0;
+  if (stats)
+    WEIR_TRY(weir_struct_out_size("weir_ifds_solve_engine_group", "weir_ifds_stats", stats,
+                                  WEIR_IFDS_STATS_SIZE_V1, sizeof *stats, &stats_bytes));
   memset(out, 0, sizeof *out);
   multi mt;
   memset(&mt, 0, sizeof mt);
@@ -347,7 +356,7 @@ weir_status weir_ifds_solve_engine_group(weir_group *group, weir_backend *const 
   if (st == WEIR_OK) st = weir_ifds_multi_collect(&mt, out, &path_edges);
   double t3 = weir_ifds_multi_now();
   if (st == WEIR_OK && o && o->phase) o->phase(o->progress_user, "read-back", t3 - t2);
-  weir_ifds_stats totals;
+  weir_ifds_stats totals = WEIR_IFDS_STATS_INIT;
   if (st == WEIR_OK) { /* every process takes part in group_totals */
     fill_stats(&mt, path_edges, &totals);
     st = group_totals(&mt, &totals);
@@ -355,7 +364,7 @@ weir_status weir_ifds_solve_engine_group(weir_group *group, weir_backend *const 
     totals.seconds_solve = t2 - t1;
     totals.seconds_readback = t3 - t2;
   }
-  if (st == WEIR_OK && stats) *stats = totals;
+  if (st == WEIR_OK && stats) weir_struct_out_copy(stats, &totals, stats_bytes, sizeof totals);
   release(&mt);
   if (st != WEIR_OK) {
     weir_ifds_result_free(out);

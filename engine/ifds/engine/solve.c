@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/core/struct_size.h"
 #include "engine/ifds/engine/engine.h"
 
 static double now_seconds(void) {
@@ -36,7 +37,7 @@ static weir_status find_programs(ifds_engine *e) {
  * dynamic scheduling (and 64 x 64 invocations: the cpu backend runs smaller
  * grids on the calling thread alone), or a GPU's multiprocessors full. */
 static uint32_t pick_grid(weir_backend *backend) {
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   if (weir_backend_device_info(backend, &info) == WEIR_OK && strcmp(info.kind, "cpu") == 0)
     return 64;
   return 2048;
@@ -90,7 +91,7 @@ static weir_status upload(ifds_engine *e) {
  * with no copy. The window loop's last read-back already waited for the
  * device. */
 static int log_in_host_memory(ifds_engine *e, const uint64_t **keys) {
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   void *p = NULL;
   if (e->shards[IFDS_R_PLOG] != 1 || weir_backend_device_info(e->backend, &info) != WEIR_OK ||
       info.dl_device_type != 1 || strcmp(info.kind, "cpu") != 0)
@@ -169,9 +170,17 @@ weir_status weir_ifds_engine_init(ifds_engine *e, weir_backend *backend,
 }
 
 weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_problem *problem,
-                                   const weir_ifds_engine_options *options,
+                                   const weir_ifds_engine_options *given,
                                    weir_ifds_result *out, weir_ifds_stats *stats) {
   WEIR_TRY(check_args(backend, problem, out));
+  weir_ifds_engine_options known; /* the caller's fields this library knows, the rest 0 */
+  const weir_ifds_engine_options *options = given ? &known : NULL;
+  WEIR_TRY(weir_struct_in("weir_ifds_solve_engine", "weir_ifds_engine_options", given,
+                          WEIR_IFDS_ENGINE_OPTIONS_SIZE_V1, sizeof known, &known));
+  size_t stats_bytes = 0;
+  if (stats)
+    WEIR_TRY(weir_struct_out_size("weir_ifds_solve_engine", "weir_ifds_stats", stats,
+                                  WEIR_IFDS_STATS_SIZE_V1, sizeof *stats, &stats_bytes));
   memset(out, 0, sizeof *out);
   ifds_engine e;
   WEIR_TRY(weir_ifds_engine_init(&e, backend, problem, options));
@@ -202,15 +211,16 @@ weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_proble
     return st;
   }
   if (stats) {
-    memset(stats, 0, sizeof *stats);
-    fill_stats(&e, &before, &after, stats);
-    stats->seconds_upload = t1 - t0;
-    stats->seconds_solve = t2 - t1;
-    stats->seconds_readback = t3 - t2;
-    stats->graph_bytes = graph; /* taken before the buffers were freed */
-    stats->log_bytes = log;
-    stats->table_bytes = table;
-    stats->list_bytes = lists;
+    weir_ifds_stats all = WEIR_IFDS_STATS_INIT;
+    fill_stats(&e, &before, &after, &all);
+    all.seconds_upload = t1 - t0;
+    all.seconds_solve = t2 - t1;
+    all.seconds_readback = t3 - t2;
+    all.graph_bytes = graph; /* taken before the buffers were freed */
+    all.log_bytes = log;
+    all.table_bytes = table;
+    all.list_bytes = lists;
+    weir_struct_out_copy(stats, &all, stats_bytes, sizeof all);
   }
   return WEIR_OK;
 }

@@ -92,7 +92,7 @@ static uint64_t cap_of(const ifds_caps *c, int r) {
 }
 
 weir_status weir_ifds_engine_plan_shards(ifds_engine *e) {
-  weir_device_info info;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
   WEIR_TRY(weir_backend_device_info(e->backend, &info));
   uint64_t limit = e->binding_limit = info.max_binding_bytes;
   uint64_t graph = 4u * e->graph_words, ctrl = 4u * WEIR_IFDS_CTRL_WORDS;
