@@ -258,6 +258,9 @@ struct weir_llvm_ctx {
   uint32_t *loc_fact;            /* [memory locations] analysis-owned fact per location (0: none) */
   uint32_t *obj_fact;            /* [memory objects] analysis-owned fact per object (0: none) */
   uint8_t *escape_state;         /* [memory locations] uninit: written before its local's address escapes (analyses/escape.c) */
+  LLVMValueRef *holder_fn;       /* [memory objects] uaf: the one function whose locals alone may hold a pointer to it (NULL: none yet, see uaf.c) */
+  uint8_t *holder_state;         /* [memory objects] uaf: 0 no holder, 1 one function's locals, 2 other memory */
+  uint32_t *holder_loc;          /* [memory objects] uaf: the one location that may hold a pointer to it (NONE: none, NONE - 1: several) */
   struct weir_llvm_param_reads *param_reads; /* uninit: reads through parameters per function (analyses/paramref.c) */
   weir_llvm_map libcall_index;   /* callee -> index into libcalls */
   weir_llvm_libcall *libcalls;

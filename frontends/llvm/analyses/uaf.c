@@ -7,6 +7,11 @@
  * arguments; for an unmodelled declaration any pointer argument), or a
  * second free.
  *
+ * Freed states end where no pointer to the block can be left: a store of
+ * NULL (or a memset to zero) into the only non-local place that may hold
+ * one (`free(s->buf); s->buf = NULL;`), and the return of a function whose
+ * locals alone held it (and that neither returns it nor was handed it).
+ *
  * Calls: F(o) goes into a callee for the objects it may touch (mod/ref and
  * what it allocates); what it may write or allocate is killed across the
  * call and comes back from the callee's exit, so a callee that frees, or
@@ -18,6 +23,9 @@
 #include "frontends/llvm/internal.h"
 
 enum { FACT_OBJECT = 0 };
+
+#define HOLDER_NONE UINT32_MAX          /* no memory holds a pointer to the object */
+#define HOLDER_SEVERAL (UINT32_MAX - 1) /* more than one location may */
 
 static uint32_t object_of(const weir_llvm_ctx *ctx, uint32_t location) {
   return weir_llvm_memory_location(ctx->memory, location).object;
@@ -146,7 +154,45 @@ static int returned(LLVMValueRef phi) {
   return 0;
 }
 
+static int holders_ready(weir_llvm_ctx *ctx);
+
+/* `free(g->buf); g->buf = NULL;` (or a memset of the struct): when the
+ * place written is the only memory other than locals that may hold a
+ * pointer to a freed block, no pointer to it is left that outlives the
+ * functions now running: its freed state ends here (optimistic about
+ * locals of callers still running; without
+ * this, the next block from the same site, stored in the same place, is
+ * "used after free"). `whole`: the write covers the object from there on. */
+static void clear_holder(weir_llvm_ctx *ctx, LLVMValueRef pointer, int whole, weir_llvm_flow *flow) {
+  const uint32_t *locs = NULL;
+  if (weir_llvm_pts(ctx, pointer, &locs) != 1 || !holders_ready(ctx)) return;
+  weir_llvm_location_info target = weir_llvm_memory_location(ctx->memory, locs[0]);
+  for (uint32_t f = 1; f < ctx->fact_count; ++f) {
+    uint32_t object = ctx->fact_info.v[2 * (f - 1) + 1];
+    uint32_t holder = ctx->holder_loc[object];
+    if (holder == HOLDER_NONE || holder == HOLDER_SEVERAL) continue;
+    weir_llvm_location_info h = weir_llvm_memory_location(ctx->memory, holder);
+    if (holder == locs[0] || (whole && h.object == target.object && h.offset >= target.offset))
+      weir_llvm_flow_kill(flow, f);
+  }
+}
+
+static void store_null(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
+  if (is_null(LLVMGetOperand(inst, 0))) clear_holder(ctx, LLVMGetOperand(inst, 1), 0, flow);
+}
+
+static void memset_zero(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
+  size_t length = 0;
+  const char *name = weir_llvm_callee_name(call, &length);
+  if (length < 11 || strncmp(name, "llvm.memset", 11) != 0 || LLVMGetNumArgOperands(call) < 2) return;
+  LLVMValueRef value = LLVMGetOperand(call, 1);
+  if (LLVMIsAConstantInt(value) && LLVMConstIntGetZExtValue(value) == 0)
+    clear_holder(ctx, LLVMGetOperand(call, 0), 1, flow);
+}
+
 static void plain(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
+  if (LLVMIsAStoreInst(inst)) store_null(ctx, inst, flow);
+  if (LLVMIsACallInst(inst)) memset_zero(ctx, inst, flow);
   if (LLVMIsACallInst(inst)) external_call(ctx, inst, flow);
   else if (LLVMIsAReturnInst(inst)) null_return(ctx, inst, flow);
 }
@@ -234,6 +280,68 @@ static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow
   weir_llvm_vec_free(&facts);
 }
 
+/* Which memory may hold a pointer to each object: none, only the locals
+ * of one function (holder_fn), or anything else. Computed once from the
+ * contents of every location. */
+static int holders_ready(weir_llvm_ctx *ctx) {
+  if (ctx->holder_state) return 1;
+  uint32_t objects = weir_llvm_memory_object_count(ctx->memory);
+  uint32_t locations = weir_llvm_memory_location_count(ctx->memory);
+  ctx->holder_state = calloc(objects ? objects : 1, 1);
+  ctx->holder_fn = calloc(objects ? objects : 1, sizeof *ctx->holder_fn);
+  ctx->holder_loc = malloc((objects ? objects : 1) * sizeof *ctx->holder_loc);
+  if (!ctx->holder_state || !ctx->holder_fn || !ctx->holder_loc) {
+    ctx->failed = 1;
+    return 0;
+  }
+  for (uint32_t o = 0; o < objects; ++o) ctx->holder_loc[o] = HOLDER_NONE;
+  for (uint32_t l = 0; l < locations; ++l) {
+    const weir_llvm_object *h = weir_llvm_memory_object(ctx->memory, object_of(ctx, l));
+    LLVMValueRef fn = h->kind == WEIR_LLVM_OBJECT_STACK ? h->function : NULL;
+    const uint32_t *inner = NULL;
+    size_t n = weir_llvm_memory_contents(ctx->memory, l, &inner);
+    for (size_t k = 0; k < n; ++k) {
+      uint32_t o = object_of(ctx, inner[k]);
+      if (!ctx->obj_fact[o]) continue;
+      /* holder_loc counts memory that outlives calls: locals die with their frames */
+      if (!fn) ctx->holder_loc[o] = ctx->holder_loc[o] == HOLDER_NONE || ctx->holder_loc[o] == l ? l : HOLDER_SEVERAL;
+      if (ctx->holder_state[o] == 2) continue;
+      if (!fn || (ctx->holder_state[o] == 1 && ctx->holder_fn[o] != fn)) ctx->holder_state[o] = 2;
+      else ctx->holder_state[o] = 1, ctx->holder_fn[o] = fn;
+    }
+  }
+  return 1;
+}
+
+static int returns_object(const weir_llvm_ctx *ctx, LLVMValueRef fn, uint32_t object) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
+    LLVMValueRef ret = LLVMGetBasicBlockTerminator(b);
+    if (!ret || !LLVMIsAReturnInst(ret) || LLVMGetNumOperands(ret) != 1) continue;
+    const uint32_t *locs = NULL;
+    size_t n = weir_llvm_pts(ctx, LLVMGetOperand(ret, 0), &locs);
+    for (size_t k = 0; k < n; ++k)
+      if (object_of(ctx, locs[k]) == object) return 1;
+  }
+  return 0;
+}
+
+/* `free(name); return;` in a function whose locals alone held the block
+ * (`char *name = lookup(...); ... free(name);`): when it returns no pointer
+ * to the block is left, so its freed state does not go back to the caller
+ * (or the next call's fresh block from the same site, NULL on another
+ * path, would be "used after free"). Not when the call's arguments lead to
+ * the block (the caller still holds it) or the callee returns it. */
+static int dies_with(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, uint32_t fact,
+                     const weir_llvm_vec *reach) {
+  if (!holders_ready(ctx) || fact == 0) return 0;
+  uint32_t object = ctx->fact_info.v[2 * (fact - 1) + 1];
+  LLVMValueRef fn = ctx->fns[proc].fn;
+  if (ctx->holder_state[object] == 2 || (ctx->holder_state[object] == 1 && ctx->holder_fn[object] != fn))
+    return 0;
+  if (ctx->holder_state[object] == 0) return 0; /* held in SSA values only: the caller may hold it too */
+  return !weir_llvm_vec_contains(reach, object) && !returns_object(ctx, fn, object);
+}
+
 static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_llvm_flow *call_flow,
                    weir_llvm_flow *ret_flow) {
   weir_llvm_vec in = {0}, changed = {0};
@@ -264,7 +372,9 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
   }
   if (handed.failed) ctx->failed = 1;
   weir_llvm_vec_free(&handed);
-  for (size_t k = 0; k < changed.n; ++k) weir_llvm_flow_pair(ret_flow, changed.v[k], changed.v[k]);
+  const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
+  for (size_t k = 0; k < changed.n; ++k)
+    if (!dies_with(ctx, call, proc, changed.v[k], reach)) weir_llvm_flow_pair(ret_flow, changed.v[k], changed.v[k]);
   if (in.failed || changed.failed) ctx->failed = 1;
   weir_llvm_vec_free(&in);
   weir_llvm_vec_free(&changed);
@@ -300,7 +410,8 @@ static void check_call(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
     size_t length = 0;
     const char *name = weir_llvm_callee_name(inst, &length);
     char what[160];
-    snprintf(what, sizeof what, "'%.*s' is passed", (int)(length > 96 ? 96 : length), length ? name : "(indirect)");
+    if (length) snprintf(what, sizeof what, "'%.*s' is passed", (int)(length > 96 ? 96 : length), name);
+    else snprintf(what, sizeof what, "an indirect call is passed");
     for (uint32_t k = 0; k < LLVMGetNumArgOperands(inst); ++k)
       if (weir_llvm_is_pointer(LLVMGetOperand(inst, k)))
         check_use(ctx, node, inst, LLVMGetOperand(inst, k), WEIR_LLVM_RULE_USE_AFTER_FREE, what);

@@ -297,6 +297,9 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   free(ctx->loc_fact);
   free(ctx->obj_fact);
   free(ctx->escape_state);
+  free(ctx->holder_fn);
+  free(ctx->holder_state);
+  free(ctx->holder_loc);
   weir_llvm_param_reads_free(ctx);
   free(ctx->libcalls);
   weir_llvm_vec_free(&ctx->global_objects);
