@@ -45,12 +45,20 @@ else()
   set(WEIR_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
   set(WEIR_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
 endif()
+# Libs.private (pkg-config --static): what libweir links privately. A shared
+# libweir carries glslang/SPIRV-Tools (linked in) and libstdc++ (DT_NEEDED)
+# itself; a static libweir.a needs them on the program's link line, after
+# -lweir: the archives the Vulkan FFT (VkFFT + glslang) linked, as the paths
+# CMake found (backends/vulkan/CMakeLists.txt), and -lstdc++. The system
+# libraries come last, also for the static case without --static (Libs).
+get_property(_weir_pc_private GLOBAL PROPERTY WEIR_PC_PRIVATE_LIBS)
+list(JOIN _weir_pc_private " " _weir_pc_private)
 if(WEIR_BUILD_SHARED)
   set(WEIR_PC_LIBS "-L\${libdir} -lweir")
   set(WEIR_PC_LIBS_PRIVATE "-lpthread -lm -ldl")
 else() # a static library needs its dependencies on every link line
   set(WEIR_PC_LIBS "-L\${libdir} -lweir -lpthread -lm -ldl")
-  set(WEIR_PC_LIBS_PRIVATE "")
+  string(STRIP "${_weir_pc_private} -lpthread -lm -ldl" WEIR_PC_LIBS_PRIVATE)
 endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/weir.pc.in ${PROJECT_BINARY_DIR}/weir.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/weir.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
