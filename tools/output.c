@@ -63,11 +63,14 @@ static char *copy_string(const char *s) {
 }
 
 /* Temporary files being written now, removed by a fatal signal (Ctrl-C, kill,
- * a closed terminal) before it ends the process: an interrupted run leaves
- * neither a truncated output nor a hidden temporary file. */
+ * a closed terminal, a reader of a pipe that went away, `kill -PIPE`) before
+ * it ends the process: an interrupted run leaves neither a truncated output
+ * nor a hidden temporary file. SIGPIPE keeps its usual effect (`weir gen -o -
+ * | head` ends quietly); where the caller ignores it, a write to a closed pipe
+ * fails with EPIPE and the error path removes the temporary instead. */
 #define TRACKED_MAX 16
 static char *volatile tracked[TRACKED_MAX];
-static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 static void on_fatal_signal(int sig) {
   for (int i = 0; i < TRACKED_MAX; ++i) {
@@ -78,7 +81,7 @@ static void on_fatal_signal(int sig) {
   raise(sig);
 }
 
-static void track(char *name) {
+static void install_handlers(void) {
   static int installed;
   if (!installed) {
     installed = 1;
@@ -94,6 +97,23 @@ static void track(char *name) {
       }
     }
   }
+}
+
+/* The fatal signals, blocked (block != 0) or restored from *saved: no signal
+ * lands between creating a temporary file and tracking it. */
+static void fatal_signals_block(int block, sigset_t *saved) {
+  if (!block) {
+    sigprocmask(SIG_SETMASK, saved, NULL);
+    return;
+  }
+  sigset_t set;
+  sigemptyset(&set);
+  for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; ++i)
+    sigaddset(&set, fatal_signals[i]);
+  sigprocmask(SIG_BLOCK, &set, saved);
+}
+
+static void track(char *name) {
   for (int i = 0; i < TRACKED_MAX; ++i)
     if (!tracked[i]) {
       tracked[i] = name;
@@ -118,16 +138,21 @@ static weir_status create_temporary(weir_cli_output *o, const struct stat *old) 
   int dir_len = slash ? (int)(slash - o->path + 1) : 0;
   const char *base = slash ? slash + 1 : o->path;
   int err = 0;
+  install_handlers();
+  sigset_t saved;
   for (int attempt = 0; attempt < 100; ++attempt) {
     snprintf(name, cap, "%.*s.%s.tmp-%ld-%d", dir_len, o->path, base, (long)getpid(), attempt);
+    fatal_signals_block(1, &saved);
     o->fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (o->fd >= 0) {
-      if (old) (void)fchmod(o->fd, old->st_mode & 07777);
-      o->temporary = name; /* ours from now on: abort and failures remove it */
+      o->temporary = name; /* ours from now on: abort, failures and signals remove it */
       track(name);
+      fatal_signals_block(0, &saved);
+      if (old) (void)fchmod(o->fd, old->st_mode & 07777);
       return WEIR_OK;
     }
     err = errno;
+    fatal_signals_block(0, &saved);
     if (err != EEXIST) break;
   }
   weir_status s = weir_fail(WEIR_ERR_IO, "cannot create the temporary file '%s' to write '%s': "

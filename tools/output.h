@@ -7,7 +7,10 @@
  * untouched. "-" names standard output. A path that exists and is not a
  * regular file (/dev/null, a FIFO, /dev/stdout) is written directly: there is
  * nothing to rename onto it. A symbolic link at PATH is replaced by the new
- * file; its target stays as it was. */
+ * file; its target stays as it was. SIGINT, SIGTERM, SIGHUP and SIGPIPE
+ * (where the caller left them at their default) remove every temporary file
+ * before they end the process; they are blocked while a temporary is created
+ * so none escapes (CTest hardening-cli-signals). */
 #ifndef WEIR_TOOLS_OUTPUT_H
 #define WEIR_TOOLS_OUTPUT_H
 
