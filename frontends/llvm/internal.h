@@ -358,8 +358,17 @@ int weir_llvm_pts_vague(const weir_llvm_ctx *ctx, LLVMValueRef pointer);
 /* The facts taint and uninit share: one per non-void value, one per
  * location whose object `carries` accepts (NULL: all), one per non-void
  * function's return; the kinds go to the legend. */
+/* A block allocated in a function that many call sites reach (an
+ * allocation wrapper, a vector's grow helper, a generic constructor) is one
+ * abstract object for the blocks of all of its users: freeing one user's
+ * block would make every other user's a use after free, one user's unset
+ * field an unset field of every other's. uaf and uninit do not track such
+ * summary objects. */
+#define WEIR_LLVM_SHARED_CALLERS 4
+int weir_llvm_shared_site(const weir_llvm_ctx *ctx, uint32_t object);
 void weir_llvm_number_common(weir_llvm_ctx *ctx, uint32_t value_kind, uint32_t location_kind,
-                             uint32_t return_kind, int (*carries)(const weir_llvm_object *));
+                             uint32_t return_kind,
+                             int (*carries)(const weir_llvm_ctx *, const weir_llvm_object *));
 /* The defined callees of a call node (procs). */
 size_t weir_llvm_call_procs(const weir_llvm_ctx *ctx, LLVMValueRef call, const uint32_t **procs);
 

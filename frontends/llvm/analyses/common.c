@@ -311,8 +311,16 @@ int weir_llvm_pts_vague(const weir_llvm_ctx *ctx, LLVMValueRef pointer) {
   return 0;
 }
 
+int weir_llvm_shared_site(const weir_llvm_ctx *ctx, uint32_t object) {
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
+  if (o->kind != WEIR_LLVM_OBJECT_HEAP || !o->function) return 0;
+  uint32_t proc = weir_llvm_map_get(&ctx->fn_index, o->function);
+  return proc != WEIR_LLVM_NONE && ctx->fns[proc].incoming > WEIR_LLVM_SHARED_CALLERS;
+}
+
 void weir_llvm_number_common(weir_llvm_ctx *ctx, uint32_t value_kind, uint32_t location_kind,
-                             uint32_t return_kind, int (*carries)(const weir_llvm_object *)) {
+                             uint32_t return_kind,
+                             int (*carries)(const weir_llvm_ctx *, const weir_llvm_object *)) {
   for (uint32_t v = 0; v < ctx->value_count; ++v)
     if (LLVMGetTypeKind(LLVMTypeOf(ctx->values[v])) != LLVMVoidTypeKind)
       ctx->fact_a[v] = weir_llvm_new_fact(ctx, value_kind, v);
@@ -324,7 +332,7 @@ void weir_llvm_number_common(weir_llvm_ctx *ctx, uint32_t value_kind, uint32_t l
   }
   for (uint32_t l = 0; l < locations; ++l) {
     weir_llvm_location_info info = weir_llvm_memory_location(ctx->memory, l);
-    if (!carries || carries(weir_llvm_memory_object(ctx->memory, info.object)))
+    if (!carries || carries(ctx, weir_llvm_memory_object(ctx->memory, info.object)))
       ctx->loc_fact[l] = weir_llvm_new_fact(ctx, location_kind, l);
   }
   for (uint32_t p = 0; p < ctx->fn_count; ++p) {

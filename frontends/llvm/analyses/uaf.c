@@ -35,19 +35,6 @@ static uint32_t fact_of_location(const weir_llvm_ctx *ctx, uint32_t location) {
   return ctx->obj_fact[object_of(ctx, location)];
 }
 
-/* A block allocated in a function that many call sites reach (a vector's
- * grow helper, a generic constructor) is one abstract object for the
- * blocks of all of its users: freeing one user's block would make every
- * other user's a use after free. Such summary objects are not tracked. */
-#define WEIR_LLVM_SHARED_CALLERS 4
-
-static int shared_site(const weir_llvm_ctx *ctx, uint32_t object) {
-  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
-  if (!o->function) return 0;
-  uint32_t proc = weir_llvm_map_get(&ctx->fn_index, o->function);
-  return proc != WEIR_LLVM_NONE && ctx->fns[proc].incoming > WEIR_LLVM_SHARED_CALLERS;
-}
-
 static void number(weir_llvm_ctx *ctx) {
   uint32_t objects = weir_llvm_memory_object_count(ctx->memory);
   ctx->obj_fact = calloc(objects ? objects : 1, sizeof *ctx->obj_fact);
@@ -56,7 +43,7 @@ static void number(weir_llvm_ctx *ctx) {
     return;
   }
   for (uint32_t o = 0; o < objects; ++o)
-    if (weir_llvm_memory_object(ctx->memory, o)->kind == WEIR_LLVM_OBJECT_HEAP && !shared_site(ctx, o))
+    if (weir_llvm_memory_object(ctx->memory, o)->kind == WEIR_LLVM_OBJECT_HEAP && !weir_llvm_shared_site(ctx, o))
       ctx->obj_fact[o] = weir_llvm_new_fact(ctx, FACT_OBJECT, o);
 }
 

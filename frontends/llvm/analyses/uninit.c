@@ -47,10 +47,14 @@ static uint32_t val(const weir_llvm_ctx *ctx, LLVMValueRef v) {
 
 static int is_undef(LLVMValueRef v) { return LLVMIsUndef(v) && !LLVMIsAPoisonValue(v); }
 
-static int starts_uninitialised(const weir_llvm_object *o) {
-  return o->kind == WEIR_LLVM_OBJECT_STACK ||
-         (o->kind == WEIR_LLVM_OBJECT_HEAP &&
-          (o->alloc_kind == WEIR_LLVM_ALLOC_UNINIT || o->alloc_kind == WEIR_LLVM_ALLOC_REALLOC));
+static int starts_uninitialised(const weir_llvm_ctx *ctx, const weir_llvm_object *o) {
+  if (o->kind == WEIR_LLVM_OBJECT_STACK) return 1;
+  if (o->kind != WEIR_LLVM_OBJECT_HEAP ||
+      (o->alloc_kind != WEIR_LLVM_ALLOC_UNINIT && o->alloc_kind != WEIR_LLVM_ALLOC_REALLOC))
+    return 0;
+  /* A wrapper's block stands for every caller's (internal.h): not tracked. */
+  uint32_t object = weir_llvm_memory_object_of_site(ctx->memory, o->site);
+  return object == UINT32_MAX || !weir_llvm_shared_site(ctx, object);
 }
 
 static void number(weir_llvm_ctx *ctx) {
