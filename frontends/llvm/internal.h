@@ -318,6 +318,9 @@ int weir_llvm_written_before_escape(weir_llvm_ctx *ctx, LLVMValueRef pointer, ui
  * (analyses/paramref.c); 1 for anything else. */
 int weir_llvm_call_may_read(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, uint32_t location);
 void weir_llvm_param_reads_free(weir_llvm_ctx *ctx);
+/* On a loop's exit edge `term` -> `succ`, kills U of the array cells the
+ * loop's blocks store into (analyses/loopfill.c). */
+void weir_llvm_loop_exit_fills(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, weir_llvm_flow *flow);
 /* weir_llvm_add_check for a finding of `rule` (fact 0: whenever reachable). */
 void weir_llvm_add_rule_check(weir_llvm_ctx *ctx, weir_llvm_finding_rule rule, uint32_t node,
                               const uint32_t *facts, size_t count, LLVMValueRef inst,

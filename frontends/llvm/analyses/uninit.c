@@ -10,6 +10,8 @@
  * - memcpy moves the state field by field; with one destination target it
  *   replaces the destination's (a strong update, from there on in the block
  *   as for library writes).
+ * - On the edge that leaves a loop, the arrays the loop stores into count
+ *   as written (analyses/loopfill.c: the zero-iteration path).
  * - A read through a pointer other than a local's own alloca skips the
  *   fields written before every escape of the local's address
  *   (analyses/escape.c: `if (c) { memcpy(&v, ...); p = &v; }`, then `*p`).
@@ -95,20 +97,27 @@ static void object_facts(weir_llvm_ctx *ctx, uint32_t object, int generate, weir
  * strong update of each: one target, or locals of different functions
  * only (a helper's parameter points to its caller's local, a different
  * one per caller; in one call stack it is one of them: optimistic when the
- * stack holds two of them, as `f(&a)` calling `g(&b)` calling `h(p)` may). */
+ * stack holds two of them, as `f(&a)` calling `g(&b)` calling `h(p)` may).
+ * Targets without a U fact (calloc'd, untracked) do not count: `p = n >
+ * 16 ? xmalloc(n) : small; p[i] = ...` writes `small` (optimistic on the
+ * path where p is the heap block and `small` is read directly). */
 static int strong_targets(const weir_llvm_ctx *ctx, const uint32_t *locs, size_t n) {
   if (n == 1) return 1;
   if (n > 16) return 0;
   LLVMValueRef functions[16];
+  size_t tracked = 0, locals = 0;
   for (size_t k = 0; k < n; ++k) {
+    if (!ctx->loc_fact[locs[k]]) continue; /* calloc'd, a wrapper's: no state to update */
+    tracked++;
     const weir_llvm_object *o =
         weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, locs[k]).object);
-    if (o->kind != WEIR_LLVM_OBJECT_STACK || !o->function) return 0;
-    for (size_t j = 0; j < k; ++j)
-      if (functions[j] == o->function) return 0;
-    functions[k] = o->function;
+    if (o->kind != WEIR_LLVM_OBJECT_STACK || !o->function) continue;
+    size_t j = 0;
+    while (j < locals && functions[j] != o->function) ++j;
+    if (j < locals) return 0;
+    functions[locals++] = o->function;
   }
-  return 1;
+  return tracked <= 1 || locals == tracked;
 }
 
 /* A library call writing through `pointer` fills the block from there on
@@ -183,7 +192,11 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
   if (model->copy_from < args && model->copy_to < args) {
     /* memcpy: the copy is as (un)initialised as the original, field by field. */
     const uint32_t *from = NULL, *to = NULL;
-    size_t nf = weir_llvm_pts(ctx, LLVMGetOperand(call, model->copy_from), &from);
+    /* A source that may point to almost anything (more objects than a
+     * check looks at, weir_llvm_pts_vague) carries no state: as checks
+     * skip such pointers, copies from them do not spread it. */
+    int vague = weir_llvm_pts_vague(ctx, LLVMGetOperand(call, model->copy_from));
+    size_t nf = vague ? 0 : weir_llvm_pts(ctx, LLVMGetOperand(call, model->copy_from), &from);
     size_t nt = weir_llvm_pts(ctx, LLVMGetOperand(call, model->copy_to), &to);
     weir_llvm_vec pairs = {0};
     for (size_t a = 0; a < nf; ++a)
@@ -284,6 +297,7 @@ static LLVMValueRef allocation_compared(LLVMValueRef v) {
  * not travel along the error path to the callers. */
 static void edge(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, weir_llvm_flow *flow) {
   if (!LLVMIsABranchInst(term) || !LLVMIsConditional(term)) return;
+  weir_llvm_loop_exit_fills(ctx, term, succ, flow);
   LLVMValueRef cond = LLVMGetCondition(term);
   if (!LLVMIsAICmpInst(cond)) return;
   LLVMIntPredicate pred = LLVMGetICmpPredicate(cond);

@@ -1,0 +1,139 @@
+/* Arrays filled by a loop (uninit).
+ *
+ *     int update[NUM_LEVELS];
+ *     for (i = level; i >= 0; i--) update[i] = ...;
+ *     ... update[i] ...
+ *
+ * IFDS follows the path that leaves the loop before its first iteration,
+ * where `update` is still unset: a false finding at every such read
+ * (ocamlrun: skip lists, bigarray indices, random seeds, gather arrays).
+ * The memory model keeps one cell per array, and the analysis already lets
+ * one written element stand for all; this rule does the same for the
+ * zero-iteration path: on the edge that leaves a loop (a conditional branch
+ * one of whose successors leads back to the branch, the other not) or
+ * skips one (the other successor's side, which this edge does not reach,
+ * holds a cycle: a rotated loop's guard, or an `if` around a loop), the
+ * arrays stored into (one target, an array cell) in the blocks only the
+ * other side reaches count as written. Optimistic when the loop really may
+ * run zero times, or the `if` is not taken, and the array is read after. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/llvm/internal.h"
+
+#define BLOCKS_MAX 4096 /* functions with more blocks keep the plain rule */
+
+typedef struct cfg {
+  LLVMBasicBlockRef *blocks;
+  unsigned count;
+  weir_llvm_map index;
+  uint8_t *mark;
+  uint32_t *stack;
+} cfg;
+
+static int cfg_open(cfg *g, LLVMValueRef fn) {
+  g->count = LLVMCountBasicBlocks(fn);
+  if (g->count == 0 || g->count > BLOCKS_MAX) return 0;
+  g->blocks = calloc(g->count, sizeof *g->blocks);
+  g->mark = calloc(g->count, 1);
+  g->stack = calloc(g->count, sizeof *g->stack);
+  if (!g->blocks || !g->mark || !g->stack) return 0;
+  LLVMGetBasicBlocks(fn, g->blocks);
+  for (unsigned b = 0; b < g->count; ++b) weir_llvm_map_put(&g->index, g->blocks[b], b);
+  return !g->index.failed;
+}
+
+static void cfg_close(cfg *g) {
+  free(g->blocks);
+  free(g->mark);
+  free(g->stack);
+  weir_llvm_map_free(&g->index);
+}
+
+/* Marks (bit `bit`) the blocks reachable from `from`; forward only. */
+static void reach(cfg *g, uint32_t from, uint8_t bit) {
+  size_t top = 0;
+  g->stack[top++] = from;
+  g->mark[from] |= bit;
+  while (top) {
+    uint32_t b = g->stack[--top];
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[b]);
+    unsigned n = term ? LLVMGetNumSuccessors(term) : 0;
+    for (unsigned k = 0; k < n; ++k) {
+      uint32_t s = weir_llvm_map_get(&g->index, LLVMGetSuccessor(term, k));
+      if (s != WEIR_LLVM_NONE && !(g->mark[s] & bit)) {
+        g->mark[s] |= bit;
+        g->stack[top++] = s;
+      }
+    }
+  }
+}
+
+#define REGION_MAX 256
+
+/* Whether the blocks marked `bit` hold a cycle among themselves. */
+static int has_cycle(cfg *g, uint8_t bit) {
+  unsigned region = 0;
+  for (unsigned b = 0; b < g->count; ++b) region += (g->mark[b] & bit) != 0;
+  if (region > REGION_MAX) return 0;
+  for (unsigned b = 0; b < g->count; ++b) {
+    if (!(g->mark[b] & bit)) continue;
+    /* DFS inside the region from b's successors (bit 8: seen), back to b? */
+    for (unsigned k = 0; k < g->count; ++k) g->mark[k] &= (uint8_t)~8;
+    size_t top = 0;
+    g->stack[top++] = b;
+    while (top) {
+      uint32_t x = g->stack[--top];
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[x]);
+      unsigned n = term ? LLVMGetNumSuccessors(term) : 0;
+      for (unsigned k = 0; k < n; ++k) {
+        uint32_t s = weir_llvm_map_get(&g->index, LLVMGetSuccessor(term, k));
+        if (s == WEIR_LLVM_NONE || !(g->mark[s] & bit) || (g->mark[s] & 8)) continue;
+        if (s == b) return 1;
+        g->mark[s] |= 8;
+        g->stack[top++] = s;
+      }
+    }
+  }
+  return 0;
+}
+
+/* Kills U of the array cells that stores in the marked blocks write. */
+static void kill_filled(weir_llvm_ctx *ctx, cfg *g, uint8_t bit, weir_llvm_flow *flow) {
+  for (unsigned b = 0; b < g->count; ++b) {
+    if (!(g->mark[b] & bit)) continue;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->blocks[b]); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsAStoreInst(i)) continue;
+      const uint32_t *locs = NULL;
+      if (weir_llvm_pts(ctx, LLVMGetOperand(i, 1), &locs) != 1 || !ctx->loc_fact[locs[0]]) continue;
+      const weir_llvm_object *o =
+          weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, locs[0]).object);
+      if (o->is_array) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[0]]);
+    }
+  }
+}
+
+void weir_llvm_loop_exit_fills(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, weir_llvm_flow *flow) {
+  if (!LLVMIsABranchInst(term) || !LLVMIsConditional(term)) return;
+  LLVMBasicBlockRef here = LLVMGetInstructionParent(term);
+  LLVMBasicBlockRef other = LLVMGetSuccessor(term, 0) == succ ? LLVMGetSuccessor(term, 1) : LLVMGetSuccessor(term, 0);
+  if (other == succ) return;
+  cfg g = {0};
+  if (cfg_open(&g, LLVMGetBasicBlockParent(here))) {
+    uint32_t h = weir_llvm_map_get(&g.index, here);
+    uint32_t in = weir_llvm_map_get(&g.index, other), out = weir_llvm_map_get(&g.index, succ);
+    if (h != WEIR_LLVM_NONE && in != WEIR_LLVM_NONE && out != WEIR_LLVM_NONE) {
+      reach(&g, in, 1);  /* bit 1: what the loop side reaches */
+      reach(&g, out, 2); /* bit 2: what the exit side reaches */
+      /* The blocks only the other side reaches: the loop, when `succ`
+       * leaves a loop (the other side comes back here) or skips one (a
+       * rotated loop's guard: the other side holds a cycle). */
+      int loop = (g.mark[h] & 1) && !(g.mark[h] & 2);
+      for (unsigned b = 0; b < g.count; ++b) g.mark[b] = (g.mark[b] & 1) && !(g.mark[b] & 2) ? 4 : 0;
+      if (loop || has_cycle(&g, 4)) kill_filled(ctx, &g, 4, flow);
+    }
+  } else if (g.count && g.count <= BLOCKS_MAX) {
+    ctx->failed = 1;
+  }
+  cfg_close(&g);
+}
