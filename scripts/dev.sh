@@ -115,6 +115,17 @@ run_tests() {
      ctest --output-on-failure -j"$JOBS") 2>&1 | tee build-asan/ctest.log
 }
 
+# The ten slowest CTest entries of both runs (normal, sanitizer), slowest
+# first, so that CI time is spent where it shows.
+slowest_tests() {
+  echo "slowest tests (seconds, run):"
+  for log in build/ctest.log build-asan/ctest.log; do
+    [ -f "$log" ] || continue
+    sed -n 's/^ *[0-9]*\/[0-9]* Test *#[0-9]*: \([^ ]*\) .* \([0-9.]*\) sec$/\2 \1/p' "$log" |
+      sed "s|\$| (${log%%/*})|"
+  done | sort -rn | head -10 | sed 's/^/  /' || true
+}
+
 # One closing line for both CTest runs (normal and sanitizer builds), after
 # the fuzzers: "tests: N passed, 0 failed, S skipped".
 summarize_tests() {
@@ -157,7 +168,7 @@ run_fuzz() {
 
 case "${1:-}" in
   example) install_missing; run_example ;;
-  test) install_missing; run_tests; run_release_werror; run_fuzz 30; summarize_tests ;;
+  test) install_missing; run_tests; run_release_werror; run_fuzz 30; slowest_tests; summarize_tests ;;
   fuzz) install_missing; run_fuzz "${2:-60}" ;;
   *) echo "usage: bash scripts/dev.sh example|test|fuzz [SECONDS]" >&2; exit 2 ;;
 esac
