@@ -36,13 +36,16 @@ static weir_status duplicate_edge(ifds_builder *b, uint32_t e, uint32_t earlier,
   snprintf(found, sizeof found, "a second edge %u -> %u", from, to);
   ifds_builder_ref(b, IFDS_ELEM_EDGE, ifds_builder_tag(b, &b->edge_line, earlier), ref,
                    sizeof ref);
-  snprintf(expected, sizeof expected, "one edge line per (FROM, TO) (the first is %s)", ref);
+  snprintf(expected, sizeof expected, "one %s per (FROM, TO) (the first is %s)",
+           ifds_builder_says(b, "edge line", "edge"), ref);
   ifds_site where = {.kind = IFDS_ELEM_EDGE,
                      .tag = ifds_builder_tag(b, &b->edge_line, e),
                      .index = e,
                      .v = {from, to}};
   return ifds_builder_fail(b, &where, "duplicate edge", found, expected,
-                           "merge the two flow functions into one edge line");
+                           ifds_builder_says(b, "merge the two flow functions into one edge line",
+                                             "merge the two flow functions into one with "
+                                             "weir_ifds_builder_flow and add the edge once"));
 }
 
 /* Edges bucketed by source: out_count becomes succ_offset in place (end

@@ -31,6 +31,12 @@ static weir_status make_room(ifds_builder *b, ifds_vec *const *vecs, size_t coun
 
 static inline void put(ifds_vec *v, uint32_t x) { v->data[v->len++] = x; }
 
+static const char *call_continues(const ifds_builder *b) {
+  return ifds_builder_says(b, "a call node continues only to the RETURN of its call line",
+                           "a call node continues only to the return site given to "
+                           "weir_ifds_builder_call; add no edge out of it");
+}
+
 /* ---- edges ---------------------------------------------------------------- */
 
 static weir_status edge_rules(ifds_builder *b, uint32_t from, uint32_t to) {
@@ -45,7 +51,11 @@ static weir_status edge_rules(ifds_builder *b, uint32_t from, uint32_t to) {
     site.arg = 2;
     return ifds_builder_fail(b, &site, "edge leaves its procedure", found,
                              "both nodes in the same procedure",
-                             "connect procedures with call and callee lines, not edges");
+                             ifds_builder_says(b,
+                                               "connect procedures with call and callee lines, "
+                                               "not edges",
+                                               "connect procedures with weir_ifds_builder_call "
+                                               "and weir_ifds_builder_callee, not edges"));
   }
   site.arg = 1;
   if (from == b->proc_last[p]) {
@@ -58,8 +68,7 @@ static weir_status edge_rules(ifds_builder *b, uint32_t from, uint32_t to) {
     call_ref(b, from, ref, sizeof ref);
     snprintf(found, sizeof found, "node %u, a call node (%s)", from, ref);
     return ifds_builder_fail(b, &site, "edge out of a call node", found,
-                             "no edge leaving a call node",
-                             "a call node continues only to the RETURN of its call line");
+                             "no edge leaving a call node", call_continues(b));
   }
   return WEIR_OK;
 }
@@ -89,13 +98,17 @@ weir_status ifds_builder_edge(ifds_builder *b, uint32_t from, uint32_t to, uint3
 
 static weir_status duplicate_call(ifds_builder *b, ifds_site *site, uint32_t node) {
   char found[64], expected[160], ref[48];
-  snprintf(found, sizeof found, "a second call line for node %u", node);
+  const char *call = ifds_builder_says(b, "call line", "call");
+  snprintf(found, sizeof found, "a second %s for node %u", call, node);
   uint32_t tag = ifds_builder_tag(b, &b->call_line, b->node_call[node]);
   ifds_builder_ref(b, IFDS_ELEM_CALL, tag, ref, sizeof ref);
-  snprintf(expected, sizeof expected, "one call line per call node (the first is %s)", ref);
+  snprintf(expected, sizeof expected, "one %s per call node (the first is %s)", call, ref);
   site->arg = 1;
-  return ifds_builder_fail(b, site, "duplicate call line", found, expected,
-                           "give each call node one call line and one callee line per callee");
+  return ifds_builder_fail(
+      b, site, ifds_builder_says(b, "duplicate call line", "duplicate call"), found, expected,
+      ifds_builder_says(b, "give each call node one call line and one callee line per callee",
+                        "call weir_ifds_builder_call once per call node and "
+                        "weir_ifds_builder_callee once per callee"));
 }
 
 static weir_status return_rules(ifds_builder *b, ifds_site *site, uint32_t node, uint32_t ret) {
@@ -137,11 +150,12 @@ static weir_status call_rules(ifds_builder *b, uint32_t node, uint32_t ret) {
   }
   WEIR_TRY(return_rules(b, &site, node, ret));
   if (b->out_count[node]) {
-    snprintf(found, sizeof found, "%u edge line(s) leaving node %u", b->out_count[node], node);
+    snprintf(found, sizeof found, "%u %s leaving node %u", b->out_count[node],
+             ifds_builder_says(b, "edge line(s)", "edge(s)"), node);
     site.arg = 1;
-    return ifds_builder_fail(b, &site, "call node has edge lines", found,
-                             "no edge leaving a call node",
-                             "a call node continues only to the RETURN of its call line");
+    return ifds_builder_fail(b, &site,
+                             ifds_builder_says(b, "call node has edge lines", "call node has edges"),
+                             found, "no edge leaving a call node", call_continues(b));
   }
   return WEIR_OK;
 }

@@ -38,11 +38,19 @@ static weir_status callee_without_call(ifds_builder *b) {
     uint32_t site = b->callee_site.data[k];
     if (b->node_call[site] != WEIR_IFDS_NONE) continue;
     char found[80], expected[96];
-    snprintf(found, sizeof found, "a callee of node %u, which has no call line", site);
-    snprintf(expected, sizeof expected, "a line `call %u RETURN FLOW` somewhere in the file", site);
     ifds_site where = callee_site(b, (uint32_t)k);
-    return ifds_builder_fail(b, &where, "callee without its call line", found, expected,
-                             "add the call line of the site or fix the SITE number");
+    if (b->lines) {
+      snprintf(found, sizeof found, "a callee of node %u, which has no call line", site);
+      snprintf(expected, sizeof expected, "a line `call %u RETURN FLOW` somewhere in the file",
+               site);
+      return ifds_builder_fail(b, &where, "callee without its call line", found, expected,
+                               "add the call line of the site or fix the SITE number");
+    }
+    snprintf(found, sizeof found, "a callee of node %u, which is no call node", site);
+    snprintf(expected, sizeof expected, "weir_ifds_builder_call for node %u", site);
+    return ifds_builder_fail(b, &where, "callee without its call", found, expected,
+                             "add the call with weir_ifds_builder_call(b, SITE, RETURN, FLOW) or "
+                             "fix the site passed to weir_ifds_builder_callee");
   }
   return WEIR_OK;
 }
@@ -76,10 +84,13 @@ static weir_status duplicate_callee(ifds_builder *b, uint32_t k, uint32_t first)
            b->callee_site.data[k]);
   ifds_builder_ref(b, IFDS_ELEM_CALLEE, ifds_builder_tag(b, &b->callee_line, first), ref,
                    sizeof ref);
-  snprintf(expected, sizeof expected, "one callee line per (SITE, PROC) (the first is %s)", ref);
+  snprintf(expected, sizeof expected, "one %s per (SITE, PROC) (the first is %s)",
+           ifds_builder_says(b, "callee line", "callee"), ref);
   ifds_site where = callee_site(b, k);
   return ifds_builder_fail(b, &where, "duplicate callee", found, expected,
-                           "remove the second callee line");
+                           ifds_builder_says(b, "remove the second callee line",
+                                             "call weir_ifds_builder_callee once per site and "
+                                             "procedure"));
 }
 
 static weir_status call_without_callee(ifds_builder *b, weir_ifds_problem *p, uint32_t *rank) {
@@ -90,13 +101,20 @@ static weir_status call_without_callee(ifds_builder *b, weir_ifds_problem *p, ui
   }
   if (tag == UINT32_MAX) return WEIR_OK;
   uint32_t node = b->call_node.data[call];
-  char found[64], expected[64];
-  snprintf(found, sizeof found, "no callee line for call node %u", node);
-  snprintf(expected, sizeof expected, "at least one `callee %u PROC CALLFLOW RETFLOW`", node);
+  char found[64], expected[96];
   ifds_site where = {.kind = IFDS_ELEM_CALL, .tag = tag, .index = call,
                      .v = {node, b->call_return.data[call]}};
+  if (b->lines) {
+    snprintf(found, sizeof found, "no callee line for call node %u", node);
+    snprintf(expected, sizeof expected, "at least one `callee %u PROC CALLFLOW RETFLOW`", node);
+    return ifds_builder_fail(b, &where, "call node without callees", found, expected,
+                             "add a callee line for every procedure the call may reach");
+  }
+  snprintf(found, sizeof found, "no callee for call node %u", node);
+  snprintf(expected, sizeof expected,
+           "at least one weir_ifds_builder_callee(b, %u, PROC, CALL_FLOW, RETURN_FLOW)", node);
   return ifds_builder_fail(b, &where, "call node without callees", found, expected,
-                           "add a callee line for every procedure the call may reach");
+                           "call weir_ifds_builder_callee for every procedure the call may reach");
 }
 
 static weir_status fill_callees(ifds_builder *b, weir_ifds_problem *p, const callee_key *keys) {

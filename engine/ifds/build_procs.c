@@ -142,8 +142,12 @@ weir_status ifds_builder_proc(ifds_builder *b, uint32_t id, uint32_t first, uint
     else
       snprintf(expected, sizeof expected, "one proc per procedure (procedure %u is declared)", id);
     ifds_site site = proc_site(id, first, last, 1);
-    return ifds_builder_fail(b, &site, "duplicate proc line", found, expected,
-                             "remove the second proc line or renumber it");
+    return ifds_builder_fail(
+        b, &site, ifds_builder_says(b, "duplicate proc line", "procedure declared twice"), found,
+        expected,
+        ifds_builder_says(b, "remove the second proc line or renumber it",
+                          "call weir_ifds_builder_proc once per procedure ID; give this one "
+                          "its own ID"));
   }
   if (first >= last) {
     char found[64];
@@ -193,7 +197,11 @@ static weir_status range_error(ifds_builder *b, uint32_t id, uint32_t from, uint
   ifds_site site = proc_site(id, b->proc_first[id], b->proc_last[id], 0);
   site.tag = b->proc_tag[id];
   return ifds_builder_fail(b, &site, "gap between procedure node ranges", found, expected,
-                           "extend a procedure's FIRST..LAST or lower the node count");
+                           ifds_builder_says(b,
+                                             "extend a procedure's FIRST..LAST or lower the "
+                                             "node count",
+                                             "extend a procedure's FIRST..LAST or create the "
+                                             "builder with fewer nodes"));
 }
 
 static weir_status overlap_error(ifds_builder *b, uint32_t a, uint32_t c) {
@@ -215,15 +223,25 @@ static weir_status overlap_error(ifds_builder *b, uint32_t a, uint32_t c) {
                            "give each node to exactly one procedure");
 }
 
+/* A file is fixed by a line, a builder by a call. */
 static weir_status missing_proc(ifds_builder *b) {
   uint32_t id = 0;
   while (b->proc_tag[id]) ++id;
-  char found[64], expected[96], fix[96];
-  snprintf(found, sizeof found, "no proc line for procedure %u", id);
-  snprintf(expected, sizeof expected, "one proc line for each procedure 0..%u", b->procs - 1);
-  snprintf(fix, sizeof fix, "add `proc %u NAME FIRST LAST` or lower the procedure count", id);
+  char found[96], expected[96], fix[160];
   ifds_site site = {.kind = IFDS_ELEM_COUNTS, .v = {b->facts, b->procs, b->nodes}};
-  return ifds_builder_fail(b, &site, "missing proc line", found, expected, fix);
+  if (b->lines) {
+    snprintf(found, sizeof found, "no proc line for procedure %u", id);
+    snprintf(expected, sizeof expected, "one proc line for each procedure 0..%u", b->procs - 1);
+    snprintf(fix, sizeof fix, "add `proc %u NAME FIRST LAST` or lower the procedure count", id);
+    return ifds_builder_fail(b, &site, "missing proc line", found, expected, fix);
+  }
+  snprintf(found, sizeof found, "procedure %u not declared", id);
+  snprintf(expected, sizeof expected, "every procedure 0..%u declared", b->procs - 1);
+  snprintf(fix, sizeof fix,
+           "call weir_ifds_builder_proc(b, %u, FIRST, LAST, NAME) before the first edge, call, "
+           "callee or seed, or create the builder with fewer procedures",
+           id);
+  return ifds_builder_fail(b, &site, "missing procedure", found, expected, fix);
 }
 
 /* Sorted by FIRST, the ranges must follow each other without gaps. */

@@ -133,11 +133,14 @@ static weir_status usable(const ifds_builder *b, const char *call) {
 static weir_status below(const ifds_site *site, const char *label, uint32_t value,
                          uint32_t limit) {
   if (value < limit) return WEIR_OK;
-  char what[64], found[16], expected[64], fix[96];
+  char what[64], found[16], expected[64], fix[128];
   snprintf(what, sizeof what, "%s out of range", label);
   snprintf(found, sizeof found, "%u", value);
   snprintf(expected, sizeof expected, "a %s in 0..%u", label, limit - 1);
-  snprintf(fix, sizeof fix, "use a %s below the header's count or raise the count", label);
+  snprintf(fix, sizeof fix,
+           "use a %s below the count given to weir_ifds_builder_create or create the builder "
+           "with a larger one",
+           label);
   return fail_site(site, what, found, expected, fix);
 }
 
@@ -180,9 +183,10 @@ weir_status weir_ifds_builder_proc(weir_ifds_builder *b, uint32_t id, uint32_t f
   WEIR_TRY(usable(b, "weir_ifds_builder_proc"));
   ifds_site site = {.kind = IFDS_ELEM_PROC, .index = id, .v = {first, last}};
   if (b->body)
-    return fail_site(&site, "proc line after the body started", "a procedure",
+    return fail_site(&site, "procedure declared after the body started", "a procedure",
                      "procedures before the first edge, call, callee or seed",
-                     "declare every procedure before the first edge, call, callee or seed");
+                     "call weir_ifds_builder_proc for every procedure before the first edge, "
+                     "call, callee or seed");
   WEIR_TRY(below(&site, "procedure", id, b->procs));
   WEIR_TRY(below(&site, "node", first, b->nodes));
   WEIR_TRY(below(&site, "node", last, b->nodes));
@@ -288,8 +292,9 @@ const char *weir_ifds_warning_text(uint32_t warning) {
              "looks the same). Fix: regenerate it with a current weir, which writes the line, "
              "or add `end EDGES CALLS CALLEES SEEDS`; --strict refuses such files";
     case WEIR_IFDS_WARN_NO_SEEDS:
-      return "the problem has no seeds, so its result is empty. Fix: add `seed NODE FACT` "
-             "lines (usually `seed START 0` for the entry procedure)";
+      return "the problem has no seeds, so its result is empty. Fix: add seeds: `seed NODE "
+             "FACT` lines in a file, weir_ifds_builder_seed (Builder.seed in Python) when "
+             "building (usually the entry procedure's start node with fact 0)";
     default: return "";
   }
 }

@@ -109,6 +109,14 @@ static inline weir_status ifds_builder_fail(const ifds_builder *b, const ifds_si
   return b->report(b, site, what, found, expected, fix);
 }
 
+/* A message's wording for the front end in use: `text` when the loader
+ * reports a line of a file, `api` (the call to make) when the caller built
+ * through weir_ifds_builder_* (C or Python), who never wrote a line. */
+static inline const char *ifds_builder_says(const ifds_builder *b, const char *text,
+                                            const char *api) {
+  return b->lines ? text : api;
+}
+
 /* The tag of element i of a kind whose lines are `lines` (see ifds_site). */
 static inline uint32_t ifds_builder_tag(const ifds_builder *b, const ifds_vec *lines, size_t i) {
   return b->lines ? lines->data[i] : (uint32_t)i + 1;

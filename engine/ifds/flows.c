@@ -389,7 +389,8 @@ static int check_array_fact(uint32_t d, size_t term, const char *text, uint32_t 
   char expected[64];
   snprintf(expected, sizeof expected, "a fact in 0..%u", fact_count - 1);
   set_error(err, term, "fact out of range", text, strlen(text), expected,
-            "raise `facts` in the header or fix the fact number");
+            "pass a fact below the count given to weir_ifds_builder_create or create the "
+            "builder with more facts");
   return -1;
 }
 
@@ -398,15 +399,17 @@ static weir_status array_kill(ifds_flow_table *t, uint32_t d, size_t term, int i
   char text[16];
   snprintf(text, sizeof text, "-%u", d);
   if (!identity) {
-    set_error(err, term, "kill without an earlier `id` term", text, strlen(text),
-              "`id` before the kill", "write `id,-D` (a kill removes D from the identity)");
+    set_error(err, term, "kill without the identity", text, strlen(text),
+              "identity set when there are kills",
+              "pass identity 1 to weir_ifds_builder_flow (a kill removes a fact from the "
+              "identity)");
     return WEIR_ERR_PARSE;
   }
   snprintf(text, sizeof text, "%u", d);
   if (check_array_fact(d, term, text, fact_count, err)) return WEIR_ERR_PARSE;
   if (d == 0) {
     set_error(err, term, "the zero fact cannot be killed", "-0", 2, "a kill of a non-zero fact",
-              "remove `-0`: fact 0 flows along every edge");
+              "remove 0 from the kills: fact 0 flows along every edge");
     return WEIR_ERR_PARSE;
   }
   return ifds_vec_push(&t->kills, d);

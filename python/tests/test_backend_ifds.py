@@ -116,3 +116,19 @@ def test_ifds_builder_refuses_out_of_range_ints():
         b.flow(kills=[2**32 + 1])
     with pytest.raises(TypeError, match="a pair is a tuple"):
         b.flow(pairs="ab")  # was a SystemError
+
+
+def test_ifds_builder_errors_speak_the_api():
+    # A Python caller never wrote a `proc 1 NAME FIRST LAST` line: the Fix:
+    # names the call to make (issue 23).
+    b = weir.ifds.Builder(3, 2, 6)
+    b.proc(0, 0, 2, "main")
+    with pytest.raises(weir.InvalidArgument) as e:
+        b.seed(0, 0)
+    fix = str(e.value).split("Fix: ", 1)[1]
+    assert "weir_ifds_builder_proc(b, 1, FIRST, LAST, NAME)" in fix
+    assert "`" not in fix and " line" not in fix
+    with pytest.raises(weir.InvalidArgument, match="below the count given to weir_ifds_builder_create"):
+        b.proc(2, 3, 5, "f")
+    with pytest.raises(weir.InvalidArgument, match="pass identity 1 to weir_ifds_builder_flow"):
+        b.flow(identity=False, kills=[1])

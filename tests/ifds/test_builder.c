@@ -100,9 +100,14 @@ static weir_ifds_builder *two_procs(int close) {
   return b;
 }
 
+/* The caller used the API, never wrote a line of the text format: no
+ * Fix: may tell it to add or remove one (issue 23). */
 static void refused(weir_status s, const char *message) {
   ck_assert_msg(s == WEIR_ERR_INVALID_ARGUMENT, "status %d for %s", (int)s, message);
   ck_assert_str_eq(weir_last_error(), message);
+  const char *fix = strstr(message, "Fix: ");
+  ck_assert_msg(fix && !strstr(fix, " line") && !strchr(fix, '`'),
+                "a Fix: in text-format terms: %s", message);
 }
 
 START_TEST(counts_and_procs) {
@@ -116,9 +121,9 @@ START_TEST(counts_and_procs) {
           "builder: counts (facts 1, procs 1, nodes 1): node count too small (found 1, expected at least 2). Fix: the zero fact, one procedure and its start and exit nodes always exist.");
   OK(weir_ifds_builder_create(4, 2, 6, &b));
   refused(weir_ifds_builder_proc(b, 2, 0, 2, "g"),
-          "builder: proc 2 (nodes 0..2): procedure out of range (found 2, expected a procedure in 0..1). Fix: use a procedure below the header's count or raise the count.");
+          "builder: proc 2 (nodes 0..2): procedure out of range (found 2, expected a procedure in 0..1). Fix: use a procedure below the count given to weir_ifds_builder_create or create the builder with a larger one.");
   refused(weir_ifds_builder_proc(b, 0, 0, 6, "main"),
-          "builder: proc 0 (nodes 0..6): node out of range (found 6, expected a node in 0..5). Fix: use a node below the header's count or raise the count.");
+          "builder: proc 0 (nodes 0..6): node out of range (found 6, expected a node in 0..5). Fix: use a node below the count given to weir_ifds_builder_create or create the builder with a larger one.");
   refused(weir_ifds_builder_proc(b, 0, 2, 2, "main"),
           "builder: proc 0 (nodes 2..2): procedure start node not before its exit node (found FIRST 2 and LAST 2, expected FIRST < LAST). Fix: give the procedure at least two nodes: its start and its exit.");
   refused(weir_ifds_builder_proc(b, 0, 0, 2, "ma in"),
@@ -127,16 +132,16 @@ START_TEST(counts_and_procs) {
           "builder: proc 0 (nodes 0..2): missing procedure name (found an empty name, expected a name of one token). Fix: give the procedure a name.");
   OK(weir_ifds_builder_proc(b, 0, 0, 2, "main"));
   refused(weir_ifds_builder_proc(b, 0, 3, 5, "f"),
-          "builder: proc 0 (nodes 3..5): duplicate proc line (found 0, expected one proc per procedure (procedure 0 is declared)). Fix: remove the second proc line or renumber it.");
+          "builder: proc 0 (nodes 3..5): procedure declared twice (found 0, expected one proc per procedure (procedure 0 is declared)). Fix: call weir_ifds_builder_proc once per procedure ID; give this one its own ID.");
   refused(weir_ifds_builder_proc(b, 1, 3, 5, "main"),
           "builder: proc 1 (nodes 3..5): duplicate procedure name (found 'main', expected a name not used before (procedure 0 has it)). Fix: give every procedure its own name.");
   uint32_t id = flow(b, 1, NULL, 0, NULL, 0);
   refused(weir_ifds_builder_edge(b, 0, 1, id),
-          "builder: counts (facts 4, procs 2, nodes 6): missing proc line (found no proc line for procedure 1, expected one proc line for each procedure 0..1). Fix: add `proc 1 NAME FIRST LAST` or lower the procedure count.");
+          "builder: counts (facts 4, procs 2, nodes 6): missing procedure (found procedure 1 not declared, expected every procedure 0..1 declared). Fix: call weir_ifds_builder_proc(b, 1, FIRST, LAST, NAME) before the first edge, call, callee or seed, or create the builder with fewer procedures.");
   OK(weir_ifds_builder_proc(b, 1, 3, 5, "f")); /* the refusals changed nothing */
   OK(weir_ifds_builder_edge(b, 0, 1, id));
   refused(weir_ifds_builder_proc(b, 1, 3, 5, "g"),
-          "builder: proc 1 (nodes 3..5): proc line after the body started (found a procedure, expected procedures before the first edge, call, callee or seed). Fix: declare every procedure before the first edge, call, callee or seed.");
+          "builder: proc 1 (nodes 3..5): procedure declared after the body started (found a procedure, expected procedures before the first edge, call, callee or seed). Fix: call weir_ifds_builder_proc for every procedure before the first edge, call, callee or seed.");
   weir_ifds_builder_free(b);
 }
 END_TEST
@@ -151,7 +156,7 @@ START_TEST(ranges_partition) {
           "builder: proc 1 (nodes 3..5): overlapping procedure node ranges (found procedure 1 with nodes 3..5 and procedure 0 with nodes 0..3, expected disjoint ranges). Fix: give each node to exactly one procedure.");
   weir_ifds_problem *p = (weir_ifds_problem *)&p;
   refused(weir_ifds_builder_build(b, &p),
-          "builder: counts (facts 4, procs 2, nodes 6): missing proc line (found no proc line for procedure 1, expected one proc line for each procedure 0..1). Fix: add `proc 1 NAME FIRST LAST` or lower the procedure count.");
+          "builder: counts (facts 4, procs 2, nodes 6): missing procedure (found procedure 1 not declared, expected every procedure 0..1 declared). Fix: call weir_ifds_builder_proc(b, 1, FIRST, LAST, NAME) before the first edge, call, callee or seed, or create the builder with fewer procedures.");
   ck_assert_ptr_null(p);
   weir_ifds_builder_free(b);
   OK(weir_ifds_builder_create(4, 2, 6, &b));
@@ -167,7 +172,7 @@ START_TEST(ranges_partition) {
   OK(weir_ifds_builder_proc(b, 1, 3, 5, "f"));
   OK(weir_ifds_builder_proc(b, 0, 0, 2, "main"));
   refused(weir_ifds_builder_seed(b, 0, 0),
-          "builder: proc 1 (nodes 3..5): gap between procedure node ranges (found nodes 6..6 in no procedure, expected procedures covering nodes 0..6). Fix: extend a procedure's FIRST..LAST or lower the node count.");
+          "builder: proc 1 (nodes 3..5): gap between procedure node ranges (found nodes 6..6 in no procedure, expected procedures covering nodes 0..6). Fix: extend a procedure's FIRST..LAST or create the builder with fewer nodes.");
   weir_ifds_builder_free(b);
 }
 END_TEST
@@ -176,11 +181,11 @@ START_TEST(flows) {
   weir_ifds_builder *b = two_procs(0);
   uint32_t f = 0;
   refused(weir_ifds_builder_flow(b, 0, (const uint32_t[]){3}, 1, NULL, 0, &f),
-          "builder: flow function (identity 0, 1 kills, 0 pairs), kill 0: kill without an earlier `id` term (found '-3', expected `id` before the kill). Fix: write `id,-D` (a kill removes D from the identity).");
+          "builder: flow function (identity 0, 1 kills, 0 pairs), kill 0: kill without the identity (found '-3', expected identity set when there are kills). Fix: pass identity 1 to weir_ifds_builder_flow (a kill removes a fact from the identity).");
   refused(weir_ifds_builder_flow(b, 1, (const uint32_t[]){2, 0}, 2, NULL, 0, &f),
-          "builder: flow function (identity 1, 2 kills, 0 pairs), kill 1: the zero fact cannot be killed (found '-0', expected a kill of a non-zero fact). Fix: remove `-0`: fact 0 flows along every edge.");
+          "builder: flow function (identity 1, 2 kills, 0 pairs), kill 1: the zero fact cannot be killed (found '-0', expected a kill of a non-zero fact). Fix: remove 0 from the kills: fact 0 flows along every edge.");
   refused(weir_ifds_builder_flow(b, 1, NULL, 0, (const uint32_t[]){1, 4}, 1, &f),
-          "builder: flow function (identity 1, 0 kills, 1 pairs), pair 0: fact out of range (found '4', expected a fact in 0..3). Fix: raise `facts` in the header or fix the fact number.");
+          "builder: flow function (identity 1, 0 kills, 1 pairs), pair 0: fact out of range (found '4', expected a fact in 0..3). Fix: pass a fact below the count given to weir_ifds_builder_create or create the builder with more facts.");
   refused(weir_ifds_builder_flow(b, 0, NULL, 0, (const uint32_t[]){1, 2, 2, 0}, 2, &f),
           "builder: flow function (identity 0, 0 kills, 2 pairs), pair 1: only the zero fact flows into the zero fact (found '2>0', expected A>B with B != 0, or 0>0). Fix: remove the pair (0>0 is implied everywhere).");
   ck_assert_int_eq(weir_ifds_builder_flow(b, 0, NULL, 1, NULL, 0, &f), WEIR_ERR_INVALID_ARGUMENT);
@@ -194,14 +199,14 @@ END_TEST
 START_TEST(edges_and_calls) {
   weir_ifds_builder *b = two_procs(1);
   refused(weir_ifds_builder_edge(b, 0, 9, 0),
-          "builder: edge 0 (from node 0 to node 9): node out of range (found 9, expected a node in 0..5). Fix: use a node below the header's count or raise the count.");
+          "builder: edge 0 (from node 0 to node 9): node out of range (found 9, expected a node in 0..5). Fix: use a node below the count given to weir_ifds_builder_create or create the builder with a larger one.");
   refused(weir_ifds_builder_edge(b, 0, 3, 0),
-          "builder: edge 0 (from node 0 to node 3): edge leaves its procedure (found an edge from node 0 of procedure 0 'main' to node 3 of procedure 1 'f', expected both nodes in the same procedure). Fix: connect procedures with call and callee lines, not edges.");
+          "builder: edge 0 (from node 0 to node 3): edge leaves its procedure (found an edge from node 0 of procedure 0 'main' to node 3 of procedure 1 'f', expected both nodes in the same procedure). Fix: connect procedures with weir_ifds_builder_call and weir_ifds_builder_callee, not edges.");
   refused(weir_ifds_builder_edge(b, 2, 1, 0),
           "builder: edge 0 (from node 2 to node 1): edge out of an exit node (found node 2, the exit of procedure 0, expected no edge leaving an exit node). Fix: an exit node only returns to call sites; end the edge elsewhere.");
   OK(weir_ifds_builder_edge(b, 3, 4, 0));
   refused(weir_ifds_builder_call(b, 3, 4, 0),
-          "builder: call 0 (site 3, return 4): call node has edge lines (found 1 edge line(s) leaving node 3, expected no edge leaving a call node). Fix: a call node continues only to the RETURN of its call line.");
+          "builder: call 0 (site 3, return 4): call node has edges (found 1 edge(s) leaving node 3, expected no edge leaving a call node). Fix: a call node continues only to the return site given to weir_ifds_builder_call; add no edge out of it.");
   refused(weir_ifds_builder_call(b, 2, 1, 0),
           "builder: call 0 (site 2, return 1): call node is an exit node (found node 2, the exit of procedure 0, expected a call node that is not its procedure's exit). Fix: add a node after the call as the return site.");
   refused(weir_ifds_builder_call(b, 0, 0, 0),
@@ -212,13 +217,13 @@ START_TEST(edges_and_calls) {
           "builder: call 0 (site 1, return 0): return site is a start node (found node 0, the start of procedure 0, expected a node other than the procedure's start node). Fix: return to a node after the start node.");
   OK(weir_ifds_builder_call(b, 0, 1, 0));
   refused(weir_ifds_builder_call(b, 0, 2, 0),
-          "builder: call 1 (site 0, return 2): duplicate call line (found a second call line for node 0, expected one call line per call node (the first is call 0)). Fix: give each call node one call line and one callee line per callee.");
+          "builder: call 1 (site 0, return 2): duplicate call (found a second call for node 0, expected one call per call node (the first is call 0)). Fix: call weir_ifds_builder_call once per call node and weir_ifds_builder_callee once per callee.");
   refused(weir_ifds_builder_edge(b, 0, 2, 0),
-          "builder: edge 1 (from node 0 to node 2): edge out of a call node (found node 0, a call node (call 0), expected no edge leaving a call node). Fix: a call node continues only to the RETURN of its call line.");
+          "builder: edge 1 (from node 0 to node 2): edge out of a call node (found node 0, a call node (call 0), expected no edge leaving a call node). Fix: a call node continues only to the return site given to weir_ifds_builder_call; add no edge out of it.");
   refused(weir_ifds_builder_callee(b, 0, 2, 0, 0),
-          "builder: callee 0 (site 0, proc 2): procedure out of range (found 2, expected a procedure in 0..1). Fix: use a procedure below the header's count or raise the count.");
+          "builder: callee 0 (site 0, proc 2): procedure out of range (found 2, expected a procedure in 0..1). Fix: use a procedure below the count given to weir_ifds_builder_create or create the builder with a larger one.");
   refused(weir_ifds_builder_seed(b, 0, 4),
-          "builder: seed 1 (node 0, fact 4): fact out of range (found 4, expected a fact in 0..3). Fix: use a fact below the header's count or raise the count.");
+          "builder: seed 1 (node 0, fact 4): fact out of range (found 4, expected a fact in 0..3). Fix: use a fact below the count given to weir_ifds_builder_create or create the builder with a larger one.");
   /* Still usable after all those refusals. */
   OK(weir_ifds_builder_callee(b, 0, 1, 0, 0));
   weir_ifds_problem *p = NULL;
@@ -257,10 +262,10 @@ static const struct {
   fill_fn fill;
   const char *message;
 } build_cases[] = {
-    {dup_edge, "builder: edge 2 (from node 0 to node 1): duplicate edge (found a second edge 0 -> 1, expected one edge line per (FROM, TO) (the first is edge 0)). Fix: merge the two flow functions into one edge line."},
-    {dup_callee, "builder: callee 1 (site 0, proc 1): duplicate callee (found procedure 1 again as a callee of node 0, expected one callee line per (SITE, PROC) (the first is callee 0)). Fix: remove the second callee line."},
-    {callee_without_call, "builder: callee 0 (site 1, proc 1): callee without its call line (found a callee of node 1, which has no call line, expected a line `call 1 RETURN FLOW` somewhere in the file). Fix: add the call line of the site or fix the SITE number."},
-    {call_without_callee, "builder: call 0 (site 1, return 2): call node without callees (found no callee line for call node 1, expected at least one `callee 1 PROC CALLFLOW RETFLOW`). Fix: add a callee line for every procedure the call may reach."},
+    {dup_edge, "builder: edge 2 (from node 0 to node 1): duplicate edge (found a second edge 0 -> 1, expected one edge per (FROM, TO) (the first is edge 0)). Fix: merge the two flow functions into one with weir_ifds_builder_flow and add the edge once."},
+    {dup_callee, "builder: callee 1 (site 0, proc 1): duplicate callee (found procedure 1 again as a callee of node 0, expected one callee per (SITE, PROC) (the first is callee 0)). Fix: call weir_ifds_builder_callee once per site and procedure."},
+    {callee_without_call, "builder: callee 0 (site 1, proc 1): callee without its call (found a callee of node 1, which is no call node, expected weir_ifds_builder_call for node 1). Fix: add the call with weir_ifds_builder_call(b, SITE, RETURN, FLOW) or fix the site passed to weir_ifds_builder_callee."},
+    {call_without_callee, "builder: call 0 (site 1, return 2): call node without callees (found no callee for call node 1, expected at least one weir_ifds_builder_callee(b, 1, PROC, CALL_FLOW, RETURN_FLOW)). Fix: call weir_ifds_builder_callee for every procedure the call may reach."},
 };
 
 START_TEST(build_errors) {
@@ -282,6 +287,9 @@ START_TEST(no_seeds_and_bad_arguments) {
   OK(weir_ifds_builder_build(b, &p));
   ck_assert_uint_eq(p->warnings, WEIR_IFDS_WARN_NO_SEEDS);
   ck_assert_ptr_nonnull(strstr(weir_ifds_warning_text(WEIR_IFDS_WARN_NO_SEEDS), "no seeds"));
+  /* the same text serves a file and a builder: it names both remedies */
+  ck_assert_ptr_nonnull(
+      strstr(weir_ifds_warning_text(WEIR_IFDS_WARN_NO_SEEDS), "weir_ifds_builder_seed"));
   ck_assert_str_eq(weir_ifds_warning_text(1u << 30), "");
   weir_ifds_problem *again = NULL;
   ck_assert_int_eq(weir_ifds_builder_build(b, &again), WEIR_ERR_INVALID_ARGUMENT);
