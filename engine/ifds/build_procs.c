@@ -15,15 +15,70 @@ void ifds_builder_ref(const ifds_builder *b, ifds_elem kind, uint32_t tag, char 
     snprintf(out, cap, "%s %u", elem_names[kind], tag - 1);
 }
 
-static weir_status alloc_array(uint32_t **out, size_t count, int fill_none) {
-  *out = malloc((count ? count : 1) * sizeof(uint32_t));
-  if (!*out)
+weir_status ifds_builder_fits(const ifds_builder *b, uint64_t bytes, const char *what) {
+  if (bytes <= (16u << 20)) return WEIR_OK;
+  const char *source = NULL;
+  uint64_t budget = ifds_memory_budget(&source);
+  if (bytes <= budget) return WEIR_OK;
+  return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                   "builder: %s for counts (%u procs, %u nodes) take %llu bytes, more than %s, "
+                   "%llu bytes. Fix: check the counts and the procedure ranges; if they are "
+                   "right, free memory or raise the limit.",
+                   what, b->procs, b->nodes, (unsigned long long)bytes, source,
+                   (unsigned long long)budget);
+}
+
+/* *a from `have` to `want` entries, the new ones 0 or WEIR_IFDS_NONE. On
+ * failure *a is as it was (realloc keeps it), so the caller's count stays
+ * right and the builder usable. */
+static weir_status grow_array(uint32_t **a, size_t have, size_t want, int fill_none) {
+  uint32_t *p = realloc(*a, (want ? want : 1) * sizeof *p);
+  if (!p)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
                      "allocating %zu entries for the problem failed. "
-                     "Fix: free memory or check the header counts.",
-                     count);
-  memset(*out, fill_none ? 0xff : 0, (count ? count : 1) * sizeof(uint32_t));
+                     "Fix: free memory or check the counts.",
+                     want);
+  memset(p + have, fill_none ? 0xff : 0, (want - have) * sizeof *p);
+  *a = p;
   return WEIR_OK;
+}
+
+/* Amortised doubling towards `limit`: the next capacity that holds `need`. */
+static size_t next_cap(size_t cap, size_t need, size_t limit) {
+  size_t next = cap < 16 ? 16 : cap * 2;
+  if (next < need) next = need;
+  return next < limit ? next : limit;
+}
+
+/* Room for procedure IDs 0..id in the five per-procedure tables. */
+static weir_status reserve_procs(ifds_builder *b, uint32_t id) {
+  if (id < b->proc_cap) return WEIR_OK;
+  size_t cap = next_cap(b->proc_cap, (size_t)id + 1, b->procs);
+  WEIR_TRY(ifds_builder_fits(b, (cap - b->proc_cap) * 5 * sizeof(uint32_t), "procedure tables"));
+  uint32_t **tables[] = {&b->proc_first, &b->proc_last, &b->proc_tag, &b->name_offset,
+                         &b->name_length};
+  for (size_t i = 0; i < sizeof tables / sizeof tables[0]; ++i)
+    WEIR_TRY(grow_array(tables[i], b->proc_cap, cap, 0));
+  b->proc_cap = (uint32_t)cap;
+  return WEIR_OK;
+}
+
+/* Room for nodes 0..need-1 in node_proc. */
+static weir_status reserve_nodes(ifds_builder *b, size_t need) {
+  if (need <= b->node_cap) return WEIR_OK;
+  size_t cap = next_cap(b->node_cap, need, b->nodes);
+  WEIR_TRY(ifds_builder_fits(b, (cap - b->node_cap) * sizeof(uint32_t), "node tables"));
+  WEIR_TRY(grow_array(&b->node_proc, b->node_cap, cap, 1));
+  b->node_cap = (uint32_t)cap;
+  return WEIR_OK;
+}
+
+static uint32_t proc_tag(const ifds_builder *b, uint32_t id) {
+  return id < b->proc_cap ? b->proc_tag[id] : 0;
+}
+
+static uint32_t node_proc(const ifds_builder *b, uint32_t n) {
+  return n < b->node_cap ? b->node_proc[n] : WEIR_IFDS_NONE;
 }
 
 weir_status ifds_builder_init(ifds_builder *b, uint32_t facts, uint32_t procs, uint32_t nodes,
@@ -31,14 +86,7 @@ weir_status ifds_builder_init(ifds_builder *b, uint32_t facts, uint32_t procs, u
   memset(b, 0, sizeof *b);
   ifds_flow_table_init(&b->flows);
   b->facts = facts, b->procs = procs, b->nodes = nodes, b->lines = lines;
-  WEIR_TRY(alloc_array(&b->proc_first, procs, 0));
-  WEIR_TRY(alloc_array(&b->proc_last, procs, 0));
-  WEIR_TRY(alloc_array(&b->proc_tag, procs, 0));
-  WEIR_TRY(alloc_array(&b->name_offset, procs, 0));
-  WEIR_TRY(alloc_array(&b->name_length, procs, 0));
-  WEIR_TRY(alloc_array(&b->node_proc, nodes, 1));
-  WEIR_TRY(alloc_array(&b->out_count, (size_t)nodes + 1, 0));
-  return alloc_array(&b->node_call, nodes, 1);
+  return WEIR_OK;
 }
 
 void ifds_builder_release(ifds_builder *b) {
@@ -132,7 +180,7 @@ static weir_status store_name(ifds_builder *b, uint32_t id, const char *name, si
 
 weir_status ifds_builder_proc(ifds_builder *b, uint32_t id, uint32_t first, uint32_t last,
                               const char *name, size_t length, uint32_t tag) {
-  if (b->proc_tag[id]) {
+  if (proc_tag(b, id)) {
     char found[64], expected[160], ref[48];
     snprintf(found, sizeof found, b->lines ? "'%u'" : "%u", id);
     ifds_builder_ref(b, IFDS_ELEM_PROC, b->proc_tag[id], ref, sizeof ref);
@@ -162,7 +210,7 @@ weir_status ifds_builder_proc(ifds_builder *b, uint32_t id, uint32_t first, uint
    * can be declared twice); the text loader reports it where the proc
    * section ends, at the later line, as it always did. */
   for (uint32_t n = first; !b->lines && n <= last; ++n)
-    if (b->node_proc[n] != WEIR_IFDS_NONE) {
+    if (node_proc(b, n) != WEIR_IFDS_NONE) {
       uint32_t other = b->node_proc[n];
       char found[200];
       snprintf(found, sizeof found,
@@ -172,6 +220,9 @@ weir_status ifds_builder_proc(ifds_builder *b, uint32_t id, uint32_t first, uint
       return ifds_builder_fail(b, &site, "overlapping procedure node ranges", found,
                                "disjoint ranges", "give each node to exactly one procedure");
     }
+  /* tables first: a failure here leaves the builder as it was */
+  WEIR_TRY(reserve_procs(b, id));
+  if (!b->lines) WEIR_TRY(reserve_nodes(b, (size_t)last + 1));
   if ((b->procs_seen + 1) * 2 > b->name_slot_cap && grow_name_slots(b) != WEIR_OK)
     return b->broken = 1, WEIR_ERR_OUT_OF_MEMORY;
   size_t slot = 0;
@@ -226,7 +277,7 @@ static weir_status overlap_error(ifds_builder *b, uint32_t a, uint32_t c) {
 /* A file is fixed by a line, a builder by a call. */
 static weir_status missing_proc(ifds_builder *b) {
   uint32_t id = 0;
-  while (b->proc_tag[id]) ++id;
+  while (proc_tag(b, id)) ++id;
   char found[96], expected[96], fix[160];
   ifds_site site = {.kind = IFDS_ELEM_COUNTS, .v = {b->facts, b->procs, b->nodes}};
   if (b->lines) {
@@ -258,6 +309,19 @@ static weir_status check_partition(ifds_builder *b, const uint64_t *keys) {
   return WEIR_OK;
 }
 
+/* The ranges cover all N nodes: the node tables now take their full size. */
+static weir_status node_tables(ifds_builder *b) {
+  size_t n = b->nodes;
+  if (!b->lines)
+    WEIR_TRY(ifds_builder_fits(b, (uint64_t)(n - b->node_cap) * 4u + (n + 1) * 8u,
+                               "node tables"));
+  weir_status s = reserve_nodes(b, n);
+  if (s == WEIR_OK) s = grow_array(&b->out_count, 0, n + 1, 0);
+  if (s == WEIR_OK) s = grow_array(&b->node_call, 0, n, 1);
+  if (s != WEIR_OK) b->broken = 1;
+  return s;
+}
+
 weir_status ifds_builder_close_procs(ifds_builder *b) {
   if (b->body) return WEIR_OK;
   if (b->procs_seen < b->procs) return missing_proc(b);
@@ -271,6 +335,7 @@ weir_status ifds_builder_close_procs(ifds_builder *b) {
   if (s == WEIR_OK) s = check_partition(b, keys);
   free(keys);
   WEIR_TRY(s);
+  WEIR_TRY(node_tables(b));
   for (uint32_t id = 0; id < b->procs; ++id)
     for (uint32_t n = b->proc_first[id]; n <= b->proc_last[id]; ++n) b->node_proc[n] = id;
   b->body = 1;

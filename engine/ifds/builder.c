@@ -61,22 +61,6 @@ static weir_status count_error(const ifds_site *site, const char *label, uint32_
                    "the zero fact, one procedure and its start and exit nodes always exist");
 }
 
-/* The tables sized by the counts are allocated and filled in full: counts
- * past the memory the process may still take are refused up front (the
- * loader does the same for a header), not left to the OOM killer. */
-static weir_status fits_memory(uint32_t procs, uint32_t nodes) {
-  uint64_t bytes = (uint64_t)procs * 32u + (uint64_t)nodes * 24u;
-  if (bytes <= (16u << 20)) return WEIR_OK;
-  const char *source = NULL;
-  uint64_t budget = ifds_memory_budget(&source);
-  if (bytes <= budget) return WEIR_OK;
-  return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                   "builder: counts (%u procs, %u nodes) imply %llu bytes of tables, more than "
-                   "%s, %llu bytes. Fix: check the counts; if they are right, free memory or "
-                   "raise the limit.",
-                   procs, nodes, (unsigned long long)bytes, source, (unsigned long long)budget);
-}
-
 weir_status weir_ifds_builder_create(uint32_t facts, uint32_t procs, uint32_t nodes,
                                      weir_ifds_builder **out) {
   if (!out)
@@ -87,7 +71,6 @@ weir_status weir_ifds_builder_create(uint32_t facts, uint32_t procs, uint32_t no
   if (facts < 1) return count_error(&site, "fact count", facts, 1);
   if (procs < 1) return count_error(&site, "procedure count", procs, 1);
   if (nodes < 2) return count_error(&site, "node count", nodes, 2);
-  WEIR_TRY(fits_memory(procs, nodes));
   ifds_builder *b = malloc(sizeof *b);
   if (!b)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "allocating an IFDS builder failed. Fix: free memory.");

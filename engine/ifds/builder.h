@@ -53,8 +53,13 @@ typedef struct weir_ifds_builder {
   ifds_report_fn report;
   void *report_user;
 
-  /* Procedures, by ID; proc_tag[id] == 0 while none has been declared. */
+  /* Procedures, by ID; proc_tag[id] == 0 while none has been declared
+   * (an ID at or past proc_cap has none). The per-procedure tables hold
+   * proc_cap entries and grow (doubling) as IDs arrive, so a builder
+   * created for 1 << 29 procedures or nodes costs what its elements cost,
+   * not the declared maximum (issue 23). */
   uint32_t *proc_first, *proc_last, *proc_tag;
+  uint32_t proc_cap;
   uint32_t *name_offset, *name_length; /* into names */
   char *names;
   size_t names_len, names_cap;
@@ -62,10 +67,13 @@ typedef struct weir_ifds_builder {
   size_t name_slot_cap;
   uint32_t procs_seen;
 
-  /* Per node. */
+  /* Per node. node_proc holds node_cap entries (WEIR_IFDS_NONE past them)
+   * while procedures arrive; closing the proc section, once the ranges are
+   * known to cover all N nodes, brings it to N and allocates the others. */
   uint32_t *node_proc;
-  uint32_t *out_count; /* [N + 1] edges leaving each node */
-  uint32_t *node_call; /* index into the call vectors, or WEIR_IFDS_NONE */
+  uint32_t node_cap;
+  uint32_t *out_count; /* [N + 1] edges leaving each node; NULL before the body */
+  uint32_t *node_call; /* index into the call vectors, or WEIR_IFDS_NONE; ditto */
 
   /* Elements in the order added; *_line only when `lines`. */
   ifds_vec edge_from, edge_to, edge_flow, edge_line;
@@ -75,8 +83,9 @@ typedef struct weir_ifds_builder {
   ifds_flow_table flows;
 } ifds_builder;
 
-/* Allocates the per-procedure and per-node tables (counts already valid:
- * F >= 1, P >= 1, N >= 2). `lines`: tags are text lines. */
+/* Sets up an empty builder (counts already valid: F >= 1, P >= 1, N >= 2);
+ * the tables sized by the counts are allocated as elements arrive.
+ * `lines`: tags are text lines. */
 weir_status ifds_builder_init(ifds_builder *b, uint32_t facts, uint32_t procs, uint32_t nodes,
                               int lines);
 void ifds_builder_release(ifds_builder *b);
@@ -101,6 +110,10 @@ weir_status ifds_builder_calls(ifds_builder *b, weir_ifds_problem *p);
 /* Bytes the process may still allocate (load_budget.c); *source names the
  * limit that set it, for messages. UINT64_MAX when nothing is known. */
 uint64_t ifds_memory_budget(const char **source);
+/* WEIR_ERR_OUT_OF_MEMORY naming `what`, the counts and the limit when
+ * `bytes` more than 16 MiB exceed the budget; else WEIR_OK. Tables filled in
+ * full are refused up front, not left to the OOM killer. */
+weir_status ifds_builder_fits(const ifds_builder *b, uint64_t bytes, const char *what);
 
 /* Reports a broken rule through b->report. */
 static inline weir_status ifds_builder_fail(const ifds_builder *b, const ifds_site *site,

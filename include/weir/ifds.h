@@ -128,7 +128,11 @@ WEIR_API void weir_ifds_problem_free(weir_ifds_problem *problem);
  * numbered per kind from 0 in the order added (edge 12 is the 13th edge). */
 typedef struct weir_ifds_builder weir_ifds_builder;
 
-/* facts >= 1 (fact 0 is the zero fact), procs >= 1, nodes >= 2. */
+/* facts >= 1 (fact 0 is the zero fact), procs >= 1, nodes >= 2. The counts
+ * are maxima: the tables they size grow as procedures arrive (doubling), and
+ * the node tables take their full size only when the procedure ranges are
+ * known to cover every node, so a builder created for 1 << 29 nodes costs
+ * what its elements cost until then. */
 WEIR_API weir_status weir_ifds_builder_create(uint32_t facts, uint32_t procs, uint32_t nodes,
                                               weir_ifds_builder **out);
 /* Procedure `id` owns nodes first..last (start first, exit last); `name` is

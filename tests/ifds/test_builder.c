@@ -3,8 +3,12 @@
  * the element; a refused element leaves the builder usable; a builder is
  * freed without leaks after any failure (ASan runs check that). */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tests/ifds/util.h"
 #include "weir/ifds.h"
@@ -305,6 +309,91 @@ START_TEST(no_seeds_and_bad_arguments) {
 }
 END_TEST
 
+/* ---- memory: the declared counts are maxima, not allocations ---------------- */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define IFDS_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IFDS_TEST_ASAN 1
+#endif
+#endif
+
+/* 64 MB above the address space this process uses now. ASan reserves
+ * terabytes of shadow memory, so under it the steps run without the limit. */
+static int limit_address_space(void) {
+#ifdef IFDS_TEST_ASAN
+  return 0;
+#else
+  FILE *f = fopen("/proc/self/statm", "r");
+  unsigned long long pages = 0;
+  int ok = f && fscanf(f, "%llu", &pages) == 1;
+  if (f) fclose(f);
+  struct rlimit rl;
+  if (!ok || getrlimit(RLIMIT_AS, &rl) != 0) return -1;
+  rlim_t tight = (rlim_t)(pages * (unsigned long long)sysconf(_SC_PAGESIZE) + (64ull << 20));
+  if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > tight) rl.rlim_cur = tight;
+  return setrlimit(RLIMIT_AS, &rl) == 0 ? 1 : -1;
+#endif
+}
+
+#define CHILD_CHECK(code, cond)                                              \
+  do {                                                                       \
+    if (!(cond)) {                                                           \
+      fprintf(stderr, "step %d: %s\n  last error: %s\n", code, #cond,        \
+              weir_last_error());                                            \
+      _exit(code);                                                           \
+    }                                                                        \
+  } while (0)
+
+/* The steps, in a child of their own so that the limit dies with it. The
+ * tables the counts size took 20 bytes per procedure and 12 per node at
+ * create (16 GB here); now they grow with the elements. */
+static void huge_counts_child(void) {
+  int limited = limit_address_space();
+  CHILD_CHECK(1, limited >= 0);
+  const uint32_t big = 1u << 29;
+  weir_ifds_builder *b = NULL;
+  CHILD_CHECK(2, weir_ifds_builder_create(4, big, big, &b) == WEIR_OK);
+  CHILD_CHECK(3, weir_ifds_builder_proc(b, 0, 0, 2, "main") == WEIR_OK);
+  CHILD_CHECK(4, weir_ifds_builder_proc(b, 1, 3, 5, "f") == WEIR_OK);
+  if (limited) { /* a table the limit cannot hold: refused with the figures, builder intact */
+    CHILD_CHECK(5, weir_ifds_builder_proc(b, big - 1, 6, 8, "g") == WEIR_ERR_OUT_OF_MEMORY);
+    CHILD_CHECK(6, strstr(weir_last_error(), "procedure tables") &&
+                       strstr(weir_last_error(), "ulimit -v") &&
+                       strstr(weir_last_error(), "Fix: "));
+  }
+  CHILD_CHECK(7, weir_ifds_builder_proc(b, 2, 6, 8, "g") == WEIR_OK);
+  uint32_t id = 0;
+  CHILD_CHECK(8, weir_ifds_builder_flow(b, 1, NULL, 0, NULL, 0, &id) == WEIR_OK);
+  CHILD_CHECK(9, weir_ifds_builder_edge(b, 0, 1, id) == WEIR_ERR_INVALID_ARGUMENT);
+  CHILD_CHECK(10, strstr(weir_last_error(), "procedure 3 not declared"));
+  weir_ifds_builder_free(b);
+  /* every procedure declared but the ranges leave nodes out: the gap is
+   * reported before any table of N entries exists */
+  CHILD_CHECK(11, weir_ifds_builder_create(4, 2, big, &b) == WEIR_OK);
+  CHILD_CHECK(12, weir_ifds_builder_proc(b, 1, 3, 5, "f") == WEIR_OK);
+  CHILD_CHECK(13, weir_ifds_builder_proc(b, 0, 0, 2, "main") == WEIR_OK);
+  CHILD_CHECK(14, weir_ifds_builder_seed(b, 0, 0) == WEIR_ERR_INVALID_ARGUMENT);
+  CHILD_CHECK(15, strstr(weir_last_error(), "nodes 6..536870911 in no procedure"));
+  weir_ifds_builder_free(b);
+  _exit(0);
+}
+
+START_TEST(huge_counts_small_memory) {
+  fflush(NULL);
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) huge_counts_child();
+  int status = 0;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                "the child failed at step %d (signal %d); its stderr says why",
+                WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+END_TEST
+
 Suite *ifds_builder_suite(void);
 Suite *ifds_builder_suite(void) {
   Suite *s = suite_create("ifds-builder");
@@ -316,6 +405,7 @@ Suite *ifds_builder_suite(void) {
   tcase_add_test(t, edges_and_calls);
   tcase_add_loop_test(t, build_errors, 0, (int)(sizeof build_cases / sizeof build_cases[0]));
   tcase_add_test(t, no_seeds_and_bad_arguments);
+  tcase_add_test(t, huge_counts_small_memory);
   suite_add_tcase(s, t);
   return s;
 }
