@@ -5,13 +5,109 @@
  * tensor and calls its deleter when the last weir reference goes. */
 #include "weirpy.h"
 
+#include <stdlib.h>
+
 static const char *const CAPSULE = "dltensor", *const USED = "used_dltensor";
+static const char *const VERSIONED = "dltensor_versioned";
+
+/* DLPack 1.0's versioned tensor (dlpack.h 1.0; the system header may be
+ * 0.x). The layout is the ABI of major version 1: version, manager_ctx,
+ * deleter, flags, then the DLTensor, which is the same as in 0.x. */
+#ifndef DLPACK_MAJOR_VERSION
+typedef struct {
+  uint32_t major, minor;
+} DLPackVersion;
+typedef struct DLManagedTensorVersioned {
+  DLPackVersion version;
+  void *manager_ctx;
+  void (*deleter)(struct DLManagedTensorVersioned *self);
+  uint64_t flags;
+  DLTensor dl_tensor;
+} DLManagedTensorVersioned;
+#endif
 
 /* An unconsumed capsule still owns its tensor. */
 static void capsule_destructor(PyObject *capsule) {
   if (!PyCapsule_IsValid(capsule, CAPSULE)) return; /* consumed (renamed) */
   DLManagedTensor *t = PyCapsule_GetPointer(capsule, CAPSULE);
   if (t && t->deleter) t->deleter(t);
+}
+
+static void versioned_destructor(PyObject *capsule) {
+  if (!PyCapsule_IsValid(capsule, VERSIONED)) return; /* consumed (renamed) */
+  DLManagedTensorVersioned *t = PyCapsule_GetPointer(capsule, VERSIONED);
+  if (t && t->deleter) t->deleter(t);
+}
+
+/* The versioned tensor wraps libweir's legacy one (manager_ctx), whose
+ * DLTensor it copies: shape and strides stay the legacy tensor's until this
+ * deleter, which any thread may call without the GIL, frees both. */
+static void versioned_deleter(DLManagedTensorVersioned *self) {
+  DLManagedTensor *legacy = self->manager_ctx;
+  if (legacy && legacy->deleter) legacy->deleter(legacy);
+  free(self);
+}
+
+static PyObject *versioned_capsule(DLManagedTensor *t) {
+  DLManagedTensorVersioned *v = calloc(1, sizeof *v);
+  if (!v) {
+    t->deleter(t);
+    return PyErr_NoMemory();
+  }
+  v->version = (DLPackVersion){1, 0};
+  v->manager_ctx = t;
+  v->deleter = versioned_deleter;
+  v->flags = 0; /* writable, and not a copy */
+  v->dl_tensor = t->dl_tensor;
+  PyObject *capsule = PyCapsule_New(v, VERSIONED, versioned_destructor);
+  if (!capsule) versioned_deleter(v);
+  return capsule;
+}
+
+/* The array API's max_version: None (a consumer of the legacy capsule only)
+ * or (major, minor). 1: versioned, 0: legacy, -1: error set. A consumer of
+ * major 0 reads the legacy capsule, whose layout is the same for every 0.x;
+ * one of major 1 or later gets 1.0 and checks the version itself, as the
+ * protocol says it must (a producer may answer with a lower version). */
+static int wants_versioned(PyObject *max_version) {
+  if (max_version == Py_None) return 0;
+  long major = -1, minor = -1;
+  if (PyTuple_Check(max_version) && PyTuple_Size(max_version) == 2) {
+    major = PyLong_AsLong(PyTuple_GetItem(max_version, 0));
+    if (!PyErr_Occurred()) minor = PyLong_AsLong(PyTuple_GetItem(max_version, 1));
+    if (PyErr_Occurred()) {
+      if (!PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
+      PyErr_Clear();
+      major = minor = -1;
+    }
+  }
+  if (major < 0 || minor < 0) {
+    PyErr_Format(PyExc_TypeError,
+                 "__dlpack__: max_version=%R is not a DLPack version. Fix: pass None or a "
+                 "tuple (major, minor) of non-negative ints, e.g. max_version=(1, 0).",
+                 max_version);
+    return -1;
+  }
+  return major >= 1;
+}
+
+/* dl_device: None or the array's own device; weir exports where the data is. */
+static int device_ok(weirpy_Array *a, PyObject *dl_device) {
+  if (dl_device == Py_None) return 1;
+  DLDevice d;
+  weir_status status = weir_dlpack_device(a->wb, &d);
+  if (status != WEIR_OK) return weirpy_raise(status, "__dlpack__"), 0;
+  PyObject *own = Py_BuildValue("(ii)", (int)d.device_type, (int)d.device_id);
+  if (!own) return 0;
+  int same = PyObject_RichCompareBool(dl_device, own, Py_EQ);
+  if (same == 0)
+    PyErr_Format(PyExc_BufferError,
+                 "__dlpack__: dl_device=%R, but the array is on %R and weir exports without "
+                 "copies. Fix: pass dl_device=None or %R, or copy the array to that device "
+                 "first.",
+                 dl_device, own, own);
+  Py_DECREF(own);
+  return same == 1;
 }
 
 PyObject *weirpy_array_dlpack(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -26,12 +122,15 @@ PyObject *weirpy_array_dlpack(PyObject *self, PyObject *args, PyObject *kwargs) 
                     "weir exports without copies (copy=True). Fix: weir.copy(a) first.");
     return NULL;
   }
+  int versioned = wants_versioned(max_version);
+  if (versioned < 0 || !device_ok(a, dl_device)) return NULL;
   /* The consumer may read as soon as it has the tensor: weir has no stream
    * to hand over, so finish what is queued on the instance first. */
   weir_status status = weir_finish(a->wb);
   DLManagedTensor *t = NULL;
   if (status == WEIR_OK) status = weir_dlpack_export(&a->view, weirpy_dtypes[a->dtype].dl, &t);
   if (status != WEIR_OK) return weirpy_raise(status, "__dlpack__");
+  if (versioned) return versioned_capsule(t);
   PyObject *capsule = PyCapsule_New(t, CAPSULE, capsule_destructor);
   if (!capsule) t->deleter(t);
   return capsule;

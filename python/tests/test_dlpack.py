@@ -136,3 +136,105 @@ def test_consumed_capsule_says_so():
     weir.from_dlpack(capsule)
     with pytest.raises(weir.InvalidArgument, match=r"already consumed.*Fix:"):
         weir.from_dlpack(capsule)
+
+
+# ---- the DLPack 1.0 protocol: max_version, dl_device (issue 23) ----------------
+
+import ctypes  # noqa: E402
+
+_api = ctypes.pythonapi
+_api.PyCapsule_IsValid.restype = ctypes.c_int
+_api.PyCapsule_IsValid.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+_api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_api.PyCapsule_SetName.restype = ctypes.c_int
+_api.PyCapsule_SetName.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32),
+                ("device_id", ctypes.c_int32), ("ndim", ctypes.c_int32),
+                ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class _Versioned(ctypes.Structure):  # DLManagedTensorVersioned, DLPack 1.0
+    pass
+
+
+_Versioned._fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32),
+                       ("manager_ctx", ctypes.c_void_p),
+                       ("deleter", ctypes.CFUNCTYPE(None, ctypes.POINTER(_Versioned))),
+                       ("flags", ctypes.c_uint64), ("dl_tensor", _DLTensor)]
+
+
+def _is(capsule, name):
+    return _api.PyCapsule_IsValid(capsule, name) == 1
+
+
+@pytest.mark.parametrize("max_version", [None, (0, 5), (0, 8)])
+def test_legacy_capsule_below_version_1(max_version):
+    # major 0 (or no max_version: a consumer that predates versioning) reads
+    # the legacy capsule, whose layout every 0.x shares
+    a = weir.zeros(3)
+    c = a.__dlpack__() if max_version is None else a.__dlpack__(max_version=max_version)
+    assert _is(c, b"dltensor") and not _is(c, b"dltensor_versioned")
+
+
+@pytest.mark.parametrize("max_version", [(1, 0), (1, 3), (2, 0)])
+def test_versioned_capsule_from_version_1(max_version):
+    a = weir.full((2, 3), 5, dtype="int32")
+    c = a.__dlpack__(max_version=max_version)
+    assert _is(c, b"dltensor_versioned") and not _is(c, b"dltensor")
+    v = _Versioned.from_address(_api.PyCapsule_GetPointer(c, b"dltensor_versioned"))
+    assert (v.major, v.minor) == (1, 0)  # the consumer checks it; 2.0 asked, 1.0 given
+    assert v.flags == 0  # writable, not a copy
+    t = v.dl_tensor
+    assert (t.data + t.byte_offset, t.ndim, [t.shape[i] for i in range(2)]) == (a.ptr, 2, [2, 3])
+    assert (t.device_type, t.device_id) == a.__dlpack_device__()
+    assert (t.code, t.bits, t.lanes) == (0, 32, 1)  # kDLInt
+    assert ctypes.c_int32.from_address(t.data + t.byte_offset + 4 * 5).value == 5
+
+
+def test_versioned_capsule_consumed_and_deleted():
+    # a consumer renames the capsule and later calls the deleter; the export
+    # holds the data until then, after the array is gone
+    a = weir.full(8, 3, dtype="int32")
+    c = a.__dlpack__(max_version=(1, 0))
+    p = _api.PyCapsule_GetPointer(c, b"dltensor_versioned")
+    assert _api.PyCapsule_SetName(c, b"used_dltensor_versioned") == 0
+    del a, c
+    gc.collect()
+    v = _Versioned.from_address(p)
+    assert ctypes.c_int32.from_address(v.dl_tensor.data + v.dl_tensor.byte_offset).value == 3
+    v.deleter(ctypes.pointer(v))
+    weir.zeros(2).__dlpack__(max_version=(1, 0))  # unconsumed: its destructor deletes it
+    gc.collect()
+
+
+@pytest.mark.parametrize("bad", [(1,), (1, 0, 0), "1.0", (-1, 0), (1, "0"), 1])
+def test_max_version_must_be_a_version(bad):
+    with pytest.raises(TypeError, match=r"max_version=.*Fix: pass None or a tuple"):
+        weir.zeros(2).__dlpack__(max_version=bad)
+
+
+def test_dl_device_other_than_the_arrays_is_refused():
+    a = weir.zeros(2)
+    own = a.__dlpack_device__()
+    assert _is(a.__dlpack__(dl_device=own), b"dltensor")
+    with pytest.raises(BufferError, match="without copies"):
+        a.__dlpack__(dl_device=(2, 0))  # kDLCUDA
+    with pytest.raises(BufferError, match="copy=True"):
+        a.__dlpack__(copy=True, max_version=(1, 0))
+
+
+def test_numpy_still_imports():
+    a = weir.full(4, 2, dtype="float32")
+    y = np.from_dlpack(a)  # numpy 1.24 asks without max_version; numpy 2 with (1, 0)
+    assert y.ctypes.data == a.ptr and (y == 2).all()
+
+
+def test_torch_still_imports(torch):
+    a = weir.full(4, 2, dtype="float32")
+    assert torch.from_dlpack(a).data_ptr() == a.ptr
