@@ -78,6 +78,13 @@ typedef struct ifds_engine {
 
 /* solve.c: what one device's solve and a solve across devices share. */
 weir_status weir_ifds_engine_check_problem(const weir_ifds_problem *problem);
+/* The sized structs of a solve entry point (`fn` names it in messages):
+ * the caller's options, if any, copied into *known (fields this library
+ * does not know stay 0; *options points to known, or is NULL), and the
+ * bytes of the caller's stats this library may fill (0 without stats). */
+weir_status weir_ifds_engine_args_in(const char *fn, const weir_ifds_engine_options *given,
+                                     weir_ifds_engine_options *known, const weir_ifds_engine_options **options,
+                                     const weir_ifds_stats *stats, size_t *stats_bytes);
 /* Zeroes *e and sets it up for `backend`: key widths, programs, first sizes. */
 weir_status weir_ifds_engine_init(ifds_engine *e, weir_backend *backend,
                                   const weir_ifds_problem *problem,

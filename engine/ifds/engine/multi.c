@@ -316,14 +316,10 @@ weir_status weir_ifds_solve_engine_group(weir_group *group, weir_backend *const 
                                          const weir_ifds_engine_options *given,
                                          weir_ifds_result *out, weir_ifds_stats *stats) {
   WEIR_TRY(check_group(group, backends, pb, out));
-  weir_ifds_engine_options known; /* the caller's fields this library knows, the rest 0 */
-  const weir_ifds_engine_options *o = given ? &known : NULL;
-  WEIR_TRY(weir_struct_in("weir_ifds_solve_engine_group", "weir_ifds_engine_options", given,
-                          WEIR_IFDS_ENGINE_OPTIONS_SIZE_V1, sizeof known, &known));
+  weir_ifds_engine_options known;
+  const weir_ifds_engine_options *o = NULL;
   size_t stats_bytes = 0;
-  if (stats)
-    WEIR_TRY(weir_struct_out_size("weir_ifds_solve_engine_group", "weir_ifds_stats", stats,
-                                  WEIR_IFDS_STATS_SIZE_V1, sizeof *stats, &stats_bytes));
+  WEIR_TRY(weir_ifds_engine_args_in("weir_ifds_solve_engine_group", given, &known, &o, stats, &stats_bytes));
   memset(out, 0, sizeof *out);
   multi mt;
   memset(&mt, 0, sizeof mt);

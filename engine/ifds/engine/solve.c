@@ -169,18 +169,27 @@ weir_status weir_ifds_engine_init(ifds_engine *e, weir_backend *backend,
   return WEIR_OK;
 }
 
+weir_status weir_ifds_engine_args_in(const char *fn, const weir_ifds_engine_options *given,
+                                     weir_ifds_engine_options *known, const weir_ifds_engine_options **options,
+                                     const weir_ifds_stats *stats, size_t *stats_bytes) {
+  *options = given ? known : NULL;
+  *stats_bytes = 0;
+  WEIR_TRY(weir_struct_in(fn, "weir_ifds_engine_options", given, WEIR_IFDS_ENGINE_OPTIONS_SIZE_V1, sizeof *known,
+                          known));
+  if (stats)
+    WEIR_TRY(weir_struct_out_size(fn, "weir_ifds_stats", stats, WEIR_IFDS_STATS_SIZE_V1, sizeof *stats,
+                                  stats_bytes));
+  return WEIR_OK;
+}
+
 weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_problem *problem,
                                    const weir_ifds_engine_options *given,
                                    weir_ifds_result *out, weir_ifds_stats *stats) {
   WEIR_TRY(check_args(backend, problem, out));
-  weir_ifds_engine_options known; /* the caller's fields this library knows, the rest 0 */
-  const weir_ifds_engine_options *options = given ? &known : NULL;
-  WEIR_TRY(weir_struct_in("weir_ifds_solve_engine", "weir_ifds_engine_options", given,
-                          WEIR_IFDS_ENGINE_OPTIONS_SIZE_V1, sizeof known, &known));
+  weir_ifds_engine_options known;
+  const weir_ifds_engine_options *options = NULL;
   size_t stats_bytes = 0;
-  if (stats)
-    WEIR_TRY(weir_struct_out_size("weir_ifds_solve_engine", "weir_ifds_stats", stats,
-                                  WEIR_IFDS_STATS_SIZE_V1, sizeof *stats, &stats_bytes));
+  WEIR_TRY(weir_ifds_engine_args_in("weir_ifds_solve_engine", given, &known, &options, stats, &stats_bytes));
   memset(out, 0, sizeof *out);
   ifds_engine e;
   WEIR_TRY(weir_ifds_engine_init(&e, backend, problem, options));
