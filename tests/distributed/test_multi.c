@@ -267,6 +267,33 @@ START_TEST(bad_device_lists_are_refused) {
 }
 END_TEST
 
+/* A member whose backend runs nothing (the hardening tests' stall plugin:
+ * dispatch succeeds, no program runs) next to a working cpu: the solve
+ * stops with an error that names the stalled member, its index and its
+ * device, with its counts and a Fix (issue 23). */
+START_TEST(a_stalled_member_is_named) {
+  weir_ifds_problem *pb = NULL;
+  ck_assert(weir_ifds_load_file(WEIR_SOURCE_DIR "/examples/taint.ifds", &pb) == WEIR_OK);
+  weir_backend *b[2] = {NULL};
+  ck_assert_msg(weir_backend_open("cpu:0", &b[0]) == WEIR_OK, "%s", weir_last_error());
+  ck_assert_msg(weir_backend_open("plugin:" WEIR_STALL_PLUGIN, &b[1]) == WEIR_OK, "%s",
+                weir_last_error());
+  weir_ifds_result r;
+  memset(&r, 0, sizeof r);
+  weir_status s = weir_ifds_solve_engine_multi(b, 2, pb, NULL, &r, NULL);
+  const char *m = weir_last_error();
+  ck_assert_msg(s == WEIR_ERR_DEVICE, "%s: %s", weir_status_name(s), m);
+  ck_assert_msg(strstr(m, "member 1 (stall): not converged, 0 iterations, 0 path edges") != NULL,
+                "the stalled member is not named: %s", m);
+  ck_assert_msg(strstr(m, "member 0 (") == NULL, "the working member is named: %s", m);
+  ck_assert_msg(strstr(m, "Fix: member 1's backend") != NULL, "no Fix naming member 1: %s", m);
+  ck_assert_msg(strstr(m, "--backend stall") != NULL, "no conformance command: %s", m);
+  ck_assert_uint_eq(r.hold_count, 0);
+  engine_close_backends(b, 2);
+  weir_ifds_problem_free(pb);
+}
+END_TEST
+
 START_TEST(cpu_and_vulkan) {
   weir_backend *b[2] = {NULL};
   ck_assert(weir_backend_open("cpu:0", &b[0]) == WEIR_OK);
@@ -305,6 +332,7 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, three_cpus_from_tiny_capacities);
     tcase_add_test(tc, full_outboxes_end_a_round_early);
     tcase_add_test(tc, bad_device_lists_are_refused);
+    tcase_add_test(tc, a_stalled_member_is_named);
   }
   suite_add_tcase(suite, tc);
   return weir_check_run(srunner_create(suite));

@@ -169,6 +169,11 @@ no_progress() {
   expect 1 timeout 60 "$weir" solve "$src/examples/taint.ifds" --backend "plugin:$plugins/stall/libweir_stall.so"
   has err.txt "backend 'stall' made no progress"
   has err.txt "Fix:"
+  # Across devices: the error names the member that stalled, not only the round.
+  expect 1 timeout 60 "$weir" solve "$src/examples/taint.ifds" \
+    --backend "cpu:0,plugin:$plugins/stall/libweir_stall.so"
+  has err.txt "Stalled: member 1 (stall): not converged, 0 iterations"
+  has err.txt "Fix: member 1's backend does not run the IFDS programs"
 }
 
 plugin_checks() {

@@ -200,6 +200,79 @@ static weir_status exchange(multi *mt) {
 
 /* ---- the rounds --------------------------------------------------------------- */
 
+/* Member r's device spec ("cpu:1", a plugin's id) where this process holds
+ * it; a member of another process is named by its rank alone. */
+static void member_spec(const multi *mt, uint32_t r, char *out, size_t cap) {
+  snprintf(out, cap, "on another process");
+  if (r < mt->first || r >= mt->first + mt->local) return;
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
+  weir_backend *b = mt->m[r - mt->first].e.backend;
+  if (weir_backend_device_info(b, &info) == WEIR_OK) snprintf(out, cap, "%s", info.spec);
+  else snprintf(out, cap, "%s", weir_backend_id(b));
+}
+
+/* Stalled members: those not converged; when every one converged, those
+ * whose outboxes keep path edges that no other member takes in. */
+static int member_stalled(const multi *mt, uint32_t r, int any_unconverged) {
+  const uint64_t *row = weir_ifds_multi_row(mt, r);
+  if (any_unconverged) return row[mt->size + ROW_CONVERGED] == 0u;
+  for (uint32_t j = 0; j < mt->size; ++j)
+    if (row[j]) return 1;
+  return 0;
+}
+
+/* "member 1 (stall): not converged, 0 iterations, 0 path edges, 0 in its
+ * outboxes, 12 sent to it" for the no-progress message. */
+static void describe_member(const multi *mt, uint32_t r, char *out, size_t cap,
+                            const char *prefix) {
+  const uint64_t *row = weir_ifds_multi_row(mt, r);
+  uint64_t sent = 0, to_it = 0;
+  for (uint32_t j = 0; j < mt->size; ++j) {
+    sent += row[j];
+    to_it += weir_ifds_multi_row(mt, j)[r];
+  }
+  char spec[64];
+  member_spec(mt, r, spec, sizeof spec);
+  snprintf(out, cap,
+           "%smember %u (%s): %s, %llu iterations, %llu path edges, %llu in its outboxes, "
+           "%llu sent to it",
+           prefix, r, spec, row[mt->size + ROW_CONVERGED] ? "converged" : "not converged",
+           (unsigned long long)row[mt->size + ROW_ITER], (unsigned long long)row[mt->size + ROW_LOG],
+           (unsigned long long)sent, (unsigned long long)to_it);
+}
+
+/* The error once no member progressed for NO_PROGRESS_ROUNDS rounds: names
+ * the stalled members (index, device, counts; the first three) so that the
+ * user can check that device or leave it out. */
+static weir_status fail_no_progress(const multi *mt, uint32_t stalled, uint64_t edges) {
+  int any_unconverged = 0;
+  for (uint32_t r = 0; r < mt->size; ++r)
+    any_unconverged |= weir_ifds_multi_row(mt, r)[mt->size + ROW_CONVERGED] == 0u;
+  /* One description is at most ~270 bytes (a 48-byte spec, five counts). */
+  char list[3 * 320] = "", spec[64] = "SPEC";
+  uint32_t count = 0, first = 0;
+  for (uint32_t r = 0; r < mt->size; ++r) {
+    if (!member_stalled(mt, r, any_unconverged)) continue;
+    if (count == 0) first = r;
+    size_t used = strlen(list);
+    if (count++ < 3)
+      describe_member(mt, r, list + used, sizeof list - used, count > 1 ? "; " : "");
+  }
+  if (count && first >= mt->first && first < mt->first + mt->local)
+    member_spec(mt, first, spec, sizeof spec);
+  char more[48] = "";
+  if (count > 3) snprintf(more, sizeof more, "; and %u more", count - 3u);
+  return weir_fail(WEIR_ERR_DEVICE,
+                   "IFDS engine across devices: %u rounds in a row ended without a new path "
+                   "edge or iteration on any of the %u devices, and without convergence "
+                   "(round %llu, %llu path edges in all). Stalled%s: %s%s. Fix: member %u's "
+                   "backend does not run the IFDS programs; check it with `weir conformance "
+                   "--backend %s`, leave it out of the --backend list, or use --solver reference.",
+                   stalled, mt->size, (unsigned long long)mt->rounds, (unsigned long long)edges,
+                   any_unconverged ? "" : " (every member converged, but what their outboxes "
+                   "hold is not taken in)", list, more, first, spec);
+}
+
 static weir_status check_progress(multi *mt, uint64_t *last_edges, uint64_t *last_iter,
                                   uint32_t *stalled) {
   uint64_t edges = 0, iter = 0, busiest = 0;
@@ -217,14 +290,7 @@ static weir_status check_progress(multi *mt, uint64_t *last_edges, uint64_t *las
    * than the result will count). */
   if (mt->o && mt->o->progress) mt->o->progress(mt->o->progress_user, busiest, edges);
   if (*stalled < NO_PROGRESS_ROUNDS) return WEIR_OK;
-  return weir_fail(WEIR_ERR_DEVICE,
-                   "IFDS engine across devices: %u rounds in a row ended without a new path "
-                   "edge or iteration on any of the %u devices, and without convergence "
-                   "(round %llu, %llu path edges). Fix: a backend does not run the IFDS "
-                   "programs; check each with `weir conformance --backend SPEC`, or use "
-                   "--solver reference.",
-                   *stalled, mt->size, (unsigned long long)mt->rounds,
-                   (unsigned long long)edges);
+  return fail_no_progress(mt, *stalled, edges);
 }
 
 static void *member_thread(void *arg) {
