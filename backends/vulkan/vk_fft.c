@@ -66,81 +66,10 @@ weir_status weir_vk_fft_record(weir_vk *vk, VkCommandBuffer cmd, const weir_nati
 
 #else
 
-/* VkFFT calls Vulkan's global entry points; weir loads device functions per
- * device (volkLoadDeviceTable), so VkFFT's device calls go to the table of
- * the instance being served (set around every VkFFT call). Instance-level
- * functions are volk's globals, loaded at instance creation. */
-static _Thread_local const struct VolkDeviceTable *vkfft_table;
-#define vkAllocateCommandBuffers vkfft_table->vkAllocateCommandBuffers
-#define vkAllocateDescriptorSets vkfft_table->vkAllocateDescriptorSets
-#define vkAllocateMemory vkfft_table->vkAllocateMemory
-#define vkBeginCommandBuffer vkfft_table->vkBeginCommandBuffer
-#define vkBindBufferMemory vkfft_table->vkBindBufferMemory
-#define vkCmdBindDescriptorSets vkfft_table->vkCmdBindDescriptorSets
-#define vkCmdBindPipeline vkfft_table->vkCmdBindPipeline
-#define vkCmdCopyBuffer vkfft_table->vkCmdCopyBuffer
-#define vkCmdDispatch vkfft_table->vkCmdDispatch
-#define vkCmdPipelineBarrier vkfft_table->vkCmdPipelineBarrier
-#define vkCmdPushConstants vkfft_table->vkCmdPushConstants
-#define vkCreateBuffer vkfft_table->vkCreateBuffer
-#define vkCreateComputePipelines vkfft_table->vkCreateComputePipelines
-#define vkCreateDescriptorPool vkfft_table->vkCreateDescriptorPool
-#define vkCreateDescriptorSetLayout vkfft_table->vkCreateDescriptorSetLayout
-#define vkCreatePipelineLayout vkfft_table->vkCreatePipelineLayout
-#define vkCreateShaderModule vkfft_table->vkCreateShaderModule
-#define vkDestroyBuffer vkfft_table->vkDestroyBuffer
-#define vkDestroyDescriptorPool vkfft_table->vkDestroyDescriptorPool
-#define vkDestroyDescriptorSetLayout vkfft_table->vkDestroyDescriptorSetLayout
-#define vkDestroyPipeline vkfft_table->vkDestroyPipeline
-#define vkDestroyPipelineLayout vkfft_table->vkDestroyPipelineLayout
-#define vkDestroyShaderModule vkfft_table->vkDestroyShaderModule
-#define vkEndCommandBuffer vkfft_table->vkEndCommandBuffer
-#define vkFreeCommandBuffers vkfft_table->vkFreeCommandBuffers
-#define vkFreeMemory vkfft_table->vkFreeMemory
-#define vkGetBufferMemoryRequirements vkfft_table->vkGetBufferMemoryRequirements
-#define vkMapMemory vkfft_table->vkMapMemory
-#define vkQueueSubmit vkfft_table->vkQueueSubmit
-#define vkResetFences vkfft_table->vkResetFences
-#define vkUnmapMemory vkfft_table->vkUnmapMemory
-#define vkUpdateDescriptorSets vkfft_table->vkUpdateDescriptorSets
-#define vkWaitForFences vkfft_table->vkWaitForFences
-
-#include <weir_vkfft.h> /* vkFFT.h, the build's C copy (backends/vulkan/CMakeLists.txt) */
-
-/* weir's own calls go through the instance's table, spelled out */
-#undef vkAllocateCommandBuffers
-#undef vkAllocateDescriptorSets
-#undef vkAllocateMemory
-#undef vkBeginCommandBuffer
-#undef vkBindBufferMemory
-#undef vkCmdBindDescriptorSets
-#undef vkCmdBindPipeline
-#undef vkCmdCopyBuffer
-#undef vkCmdDispatch
-#undef vkCmdPipelineBarrier
-#undef vkCmdPushConstants
-#undef vkCreateBuffer
-#undef vkCreateComputePipelines
-#undef vkCreateDescriptorPool
-#undef vkCreateDescriptorSetLayout
-#undef vkCreatePipelineLayout
-#undef vkCreateShaderModule
-#undef vkDestroyBuffer
-#undef vkDestroyDescriptorPool
-#undef vkDestroyDescriptorSetLayout
-#undef vkDestroyPipeline
-#undef vkDestroyPipelineLayout
-#undef vkDestroyShaderModule
-#undef vkEndCommandBuffer
-#undef vkFreeCommandBuffers
-#undef vkFreeMemory
-#undef vkGetBufferMemoryRequirements
-#undef vkMapMemory
-#undef vkQueueSubmit
-#undef vkResetFences
-#undef vkUnmapMemory
-#undef vkUpdateDescriptorSets
-#undef vkWaitForFences
+/* VkFFT's code is compiled in vk_fft_vkfft.c (its own object, see
+ * backends/vulkan/CMakeLists.txt); this file sees its types only and calls
+ * it through weir_vkfft_initialize / _append / _delete. */
+#include "backends/vulkan/vk_fft_vkfft.h"
 
 /* How a plan runs (see weir_vk_fft_plan). */
 enum {
@@ -204,8 +133,7 @@ void weir_vk_fft_destroy(void *self, void *plan) {
   weir_vk *vk = self;
   vk_fft *f = plan;
   if (!f) return;
-  vkfft_table = &vk->vk;
-  deleteVkFFT(&f->app);
+  weir_vkfft_delete(&vk->vk, &f->app);
   if (f->scale_state) weir_vk_release_program(vk, &f->scale_program, f->scale_state);
   if (f->move_state) weir_vk_release_program(vk, &f->move_program, f->move_state);
   weir_vk_buffer_destroy(vk, &f->own_in);
@@ -275,8 +203,7 @@ static VkFFTResult init_app(weir_vk *vk, vk_fft *f, const weir_fft_desc *d, cons
     c.outputBuffer = &f->set[0][1]; /* unused, but never a null descriptor */
     c.outputBufferSize = &f->app_out_bytes;
   }
-  vkfft_table = &vk->vk;
-  VkFFTResult r = initializeVkFFT(&f->app, c);
+  VkFFTResult r = weir_vkfft_initialize(&vk->vk, &f->app, c);
   if (r != VKFFT_SUCCESS) memset(&f->app, 0, sizeof f->app); /* it frees what it made */
   return r;
 }
@@ -612,8 +539,7 @@ static void move(weir_vk *vk, VkCommandBuffer cmd, vk_fft *f, uint32_t mode, uin
 static weir_status append(weir_vk *vk, VkCommandBuffer cmd, vk_fft *f, VkFFTLaunchParams *lp,
                           const char *what) {
   int primary = cmd == vk->cmd;
-  vkfft_table = &vk->vk;
-  VkFFTResult r = VkFFTAppend(&f->app, f->inverse, lp);
+  VkFFTResult r = weir_vkfft_append(&vk->vk, &f->app, f->inverse, lp);
   vk->bound[!primary] = VK_NULL_HANDLE;
   if (primary) vk->last = WEIR_VK_LAST_COMPUTE;
   if (r == VKFFT_SUCCESS) return WEIR_OK;
