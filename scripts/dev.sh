@@ -8,8 +8,11 @@
 #                                 clang-14, then run each fuzz target for 30 s on its
 #                                 seed corpus
 # Every build here configures with -DWEIR_WERROR=ON (the CMake default is OFF,
-# for packagers and users), and with ccache as the compiler launcher when it
-# is installed.
+# for packagers and users), with ccache as the compiler launcher when it is
+# installed (CCACHE_BASEDIR: objects with the same flags in two build trees,
+# such as VkFFT's, are compiled once), and with Ninja when it is installed
+# (an existing build tree keeps the generator it was configured with).
+# `test` prints each phase's seconds and a table of them at the end.
 #   bash scripts/dev.sh fuzz [SECONDS]  build the libFuzzer targets (clang-14) and run
 #                                 each for SECONDS (default 60) on fuzz/corpus/<target>
 # Installing is idempotent: only packages that are missing are fetched (apt-get).
@@ -47,16 +50,44 @@ install_missing() {
   fi
 }
 
-configure() { # configure DIR [cmake args...]: -Werror always, ccache when installed
+# ccache keys objects on paths relative to the checkout and ignores the build
+# directory, so that a file compiled with the same flags in build/ and
+# build-asan/ (VkFFT's object, backends/vulkan/CMakeLists.txt) is a hit the
+# second time. Only the debug info's compilation directory may then name the
+# other tree.
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+fi
+
+configure() { # configure DIR [cmake args...]: -Werror always, ccache and Ninja when installed
   local dir=$1; shift
   # The Debian interpreter, whose numpy and pytest dev.sh installs (a python3
   # earlier on PATH, such as a pyenv shim, would lack them).
-  local py=() launcher=()
+  local py=() launcher=() generator=()
   [ -x /usr/bin/python3 ] && py=(-DPython3_EXECUTABLE=/usr/bin/python3)
   command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${py[@]}" "${launcher[@]}" "$@" \
+  # Ninja schedules the whole build at once (make walks target by target);
+  # a tree configured before keeps its generator, which CMake cannot change.
+  if [ ! -f "$dir/CMakeCache.txt" ] && command -v ninja >/dev/null; then generator=(-G Ninja); fi
+  cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${py[@]}" "${launcher[@]}" "$@" \
     -DWEIR_WERROR=ON >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
   grep -E "^-- weir" "$dir.configure.log" || true
+}
+
+# phase NAME CMD...: runs CMD, prints its seconds and keeps them for the
+# table at the end (phase_table), so that CI time is spent where it shows.
+PHASES=()
+# (No `|| ...` around CMD: that would turn off set -e inside it.)
+phase() {
+  local name=$1 start=$SECONDS; shift
+  "$@"
+  PHASES+=("$((SECONDS - start)) $name")
+  echo "== phase $name: $((SECONDS - start)) s"
+}
+phase_table() {
+  echo "phases (seconds):"
+  local p
+  for p in "${PHASES[@]}"; do echo "  $p"; done
 }
 
 build() { # build DIR [cmake args...]
@@ -71,14 +102,16 @@ build() { # build DIR [cmake args...]
 # libweir and the weir command (no tests, benchmarks, Python or CUDA
 # programs): the point is the warnings, and it keeps the step short.
 run_release_werror() {
-  local cc start=$SECONDS
+  local cc
   for cc in gcc clang-14; do
-    echo "== Release -Werror build with $cc in build-release-$cc"
-    CC=$cc configure "build-release-$cc" -DCMAKE_BUILD_TYPE=Release -DWEIR_BUILD_TESTS=OFF \
-      -DWEIR_BUILD_BENCH=OFF -DWEIR_BUILD_PYTHON=OFF -DWEIR_ENABLE_CUDA=OFF
-    cmake --build "build-release-$cc" -j"$JOBS" --target weir weir_cli
+    phase "release-$cc" release_build "$cc"
   done
-  echo "== Release -Werror builds (gcc, clang-14): $((SECONDS - start)) s"
+}
+release_build() { # release_build CC
+  echo "== Release -Werror build with $1 in build-release-$1"
+  CC=$1 configure "build-release-$1" -DCMAKE_BUILD_TYPE=Release -DWEIR_BUILD_TESTS=OFF \
+    -DWEIR_BUILD_BENCH=OFF -DWEIR_BUILD_PYTHON=OFF -DWEIR_ENABLE_CUDA=OFF
+  cmake --build "build-release-$1" -j"$JOBS" --target weir weir_cli
 }
 
 run_example() {
@@ -98,21 +131,24 @@ run_example() {
 }
 
 run_tests() {
-  build build
-  (cd build && ctest --output-on-failure -j"$JOBS") 2>&1 | tee build/ctest.log
+  phase build build build
+  phase ctest run_ctest build
   # The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
   # The CUDA programs are not rebuilt there: they cannot run on these machines
   # and the normal build already compiled and checked them.
-  build build-asan -DWEIR_SANITIZE=ON -DWEIR_ENABLE_CUDA=OFF
+  phase build-asan build build-asan -DWEIR_SANITIZE=ON -DWEIR_ENABLE_CUDA=OFF
   # Any process that probes Vulkan loads lavapipe; the loader unloads it again,
   # and LeakSanitizer then cannot name (or suppress) what Mesa keeps in its
   # globals. Preloading the driver keeps it mapped, so its blocks stay reachable.
   local preload=""
   [ -f /usr/lib/x86_64-linux-gnu/libvulkan_lvp.so ] && preload=/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so
-  (cd build-asan && LD_PRELOAD="$preload" \
-     ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 \
-     LSAN_OPTIONS=suppressions="$PWD/../tests/lsan.supp" \
-     ctest --output-on-failure -j"$JOBS") 2>&1 | tee build-asan/ctest.log
+  phase ctest-asan run_ctest build-asan LD_PRELOAD="$preload" \
+    ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp"
+}
+
+run_ctest() { # run_ctest DIR [VAR=VALUE...]: every test (in that environment), the log in DIR/ctest.log
+  local dir=$1; shift
+  (cd "$dir" && env "$@" ctest --output-on-failure -j"$JOBS") 2>&1 | tee "$dir/ctest.log"
 }
 
 # The ten slowest CTest entries of both runs (normal, sanitizer), slowest
@@ -141,26 +177,48 @@ summarize_tests() {
 
 # libFuzzer targets (fuzz/): built with clang-14 in build-fuzz, each run for
 # $1 seconds on a scratch copy of its seed corpus (new inputs never land in the
-# tree). A crash leaves its input in build-fuzz/fuzz-artifacts/ and fails.
-run_fuzz() {
-  local seconds=${1:-60} failed=0
+# tree), up to $JOBS at once (one process each, one core each: every target
+# still gets its $1 seconds of a whole core). A crash leaves its input in
+# build-fuzz/fuzz-artifacts/ and fails.
+build_fuzz() {
   CC=clang-14 build build-fuzz -DWEIR_FUZZ=ON -DWEIR_BUILD_TESTS=OFF \
     -DWEIR_ENABLE_CUDA=OFF -DWEIR_ENABLE_VULKAN=OFF
+}
+
+fuzz_one() { # fuzz_one TARGET SECONDS: its log in SCRATCH.log, 0 or 1 in SCRATCH.rc
+  local target=$1 seconds=$2 name=${1##*/fuzz_} scratch=build-fuzz/fuzz-work/${1##*/}
+  if ASAN_OPTIONS=detect_leaks=1 "$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
+      -timeout=10 -print_final_stats=1 -artifact_prefix=build-fuzz/fuzz-artifacts/ \
+      "$scratch" "fuzz/corpus/$name" >"$scratch.log" 2>&1; then
+    echo 0 >"$scratch.rc"
+  else
+    echo 1 >"$scratch.rc"
+  fi
+}
+
+run_fuzz() {
+  local seconds=${1:-60} failed=0 target targets=()
   mkdir -p build-fuzz/fuzz-artifacts
   for target in build-fuzz/fuzz/fuzz_*; do
     [ -x "$target" ] || continue
+    local scratch=build-fuzz/fuzz-work/${target##*/}
+    rm -rf "$scratch" "$scratch.rc" && mkdir -p "$scratch"
+    echo "== fuzzing ${target##*/} for $seconds s (seeds: fuzz/corpus/${target##*/fuzz_})"
+    fuzz_one "$target" "$seconds" &
+    targets+=("$target")
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+  done
+  wait
+  for target in "${targets[@]}"; do
     local name=${target##*/fuzz_} scratch=build-fuzz/fuzz-work/${target##*/}
-    rm -rf "$scratch" && mkdir -p "$scratch"
-    echo "== fuzzing ${target##*/} for $seconds s (seeds: fuzz/corpus/$name)"
-    if ! ASAN_OPTIONS=detect_leaks=1 "$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
-        -timeout=10 -print_final_stats=1 -artifact_prefix=build-fuzz/fuzz-artifacts/ \
-        "$scratch" "fuzz/corpus/$name" >"$scratch.log" 2>&1; then
+    if [ "$(cat "$scratch.rc" 2>/dev/null)" != 0 ]; then
       tail -40 "$scratch.log"
       echo "== ${target##*/} found a failing input (build-fuzz/fuzz-artifacts/). Fix the bug," \
            "then add the input to fuzz/corpus/$name/ and a regression test."
       failed=1
     else
-      grep -E "^stat::number_of_executed_units|^Done" "$scratch.log" || true
+      echo "== ${target##*/}: $(grep -E "^Done" "$scratch.log" || true)"
+      grep -E "^stat::number_of_executed_units" "$scratch.log" || true
     fi
   done
   return $failed
@@ -168,7 +226,8 @@ run_fuzz() {
 
 case "${1:-}" in
   example) install_missing; run_example ;;
-  test) install_missing; run_tests; run_release_werror; run_fuzz 30; slowest_tests; summarize_tests ;;
-  fuzz) install_missing; run_fuzz "${2:-60}" ;;
+  test) install_missing; run_tests; run_release_werror; phase build-fuzz build_fuzz
+        phase fuzz run_fuzz 30; slowest_tests; phase_table; summarize_tests ;;
+  fuzz) install_missing; build_fuzz; run_fuzz "${2:-60}" ;;
   *) echo "usage: bash scripts/dev.sh example|test|fuzz [SECONDS]" >&2; exit 2 ;;
 esac
