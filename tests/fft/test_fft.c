@@ -251,6 +251,18 @@ static void run_case_on(const char *spec, const fcase *c, uint32_t threads, void
  * command line (CTest fft-vulkan runs this program with "vulkan"). */
 static const char *g_spec = "cpu";
 
+/* Whether loop iteration `i` (of 4) plans size index s on this backend.
+ * Elsewhere than cpu plans compile kernels (slow on lavapipe): half the
+ * sizes per iteration, every size in two (precision, direction) pairs; with
+ * WEIR_TEST_QUICK (the sanitizer build, tests/fft/CMakeLists.txt) a quarter,
+ * every size in one pair: the same planning and execution paths, half the
+ * kernels. */
+static int size_in_iteration(size_t s, int i) {
+  if (strcmp(g_spec, "cpu") == 0) return 1;
+  if (getenv("WEIR_TEST_QUICK")) return s % 4 == (size_t)i % 4;
+  return s % 2 == (size_t)i % 2;
+}
+
 static void run_case(const fcase *c, uint32_t threads, void **out_copy) {
   run_case_on(g_spec, c, threads, out_copy);
 }
@@ -263,9 +275,7 @@ START_TEST(c2c_1d) {
   weir_fft_precision prec = (weir_fft_precision)(_i % 2);
   weir_fft_direction dir = (weir_fft_direction)((_i / 2) % 2);
   for (size_t s = 0; s < sizeof sizes_1d / sizeof *sizes_1d; ++s) {
-    /* elsewhere (plans compile kernels: slow on lavapipe) half the sizes per
-     * loop iteration, every size in some (precision, direction) */
-    if (strcmp(g_spec, "cpu") != 0 && s % 2 != (size_t)_i % 2) continue;
+    if (!size_in_iteration(s, _i)) continue;
     fcase c = {WEIR_FFT_C2C, dir, prec, (weir_fft_norm)(s % 3), 1, {sizes_1d[s]}, 3, 1};
     run_case(&c, 2, NULL);
   }
@@ -276,9 +286,7 @@ START_TEST(real_1d) {
   weir_fft_precision prec = (weir_fft_precision)(_i % 2);
   weir_fft_kind kind = _i / 2 ? WEIR_FFT_C2R : WEIR_FFT_R2C;
   for (size_t s = 0; s < sizeof sizes_1d / sizeof *sizes_1d; ++s) {
-    /* elsewhere (plans compile kernels: slow on lavapipe) half the sizes per
-     * loop iteration, every size in some (precision, direction) */
-    if (strcmp(g_spec, "cpu") != 0 && s % 2 != (size_t)_i % 2) continue;
+    if (!size_in_iteration(s, _i)) continue;
     fcase c = {kind, WEIR_FFT_FORWARD, prec, (weir_fft_norm)(s % 3), 1, {sizes_1d[s]}, 2, 1};
     run_case(&c, 2, NULL);
   }
@@ -294,6 +302,10 @@ START_TEST(n_dimensional) {
   for (size_t s = 0; s < sizeof shapes / sizeof *shapes; ++s)
     for (int kind = 0; kind < 3; ++kind)
       for (int prec = 0; prec < 2; ++prec) {
+        /* quick (see size_in_iteration): one precision per shape and kind */
+        if (strcmp(g_spec, "cpu") != 0 && getenv("WEIR_TEST_QUICK") &&
+            prec != (int)((s + (size_t)kind) % 2))
+          continue;
         fcase c = {(weir_fft_kind)kind, (weir_fft_direction)(s % 2), (weir_fft_precision)prec,
                    (weir_fft_norm)((s + (size_t)kind) % 3), shapes[s].rank,
                    {shapes[s].shape[0], shapes[s].shape[1], shapes[s].shape[2]}, 2, 1};
