@@ -50,8 +50,9 @@ void weir_solve_usage(FILE *out) {
           "  --strict           refuse a problem file without its `end` line (it may be\n"
           "                     truncated); without --strict such a file loads with a warning\n"
           "  --progress         progress lines on standard error, also when it is not a\n"
-          "                     terminal (a log): load, upload, path edges and rate at least\n"
-          "                     every 2 s while solving, read-back\n\n"
+          "                     terminal (a log): each phase once with its seconds (load,\n"
+          "                     upload, solve, read-back; the reference: load, solve), and\n"
+          "                     path edges and rate at least every 2 s while solving\n\n"
           "Without --progress a live progress line appears on standard error when it is a\n"
           "terminal.\n"
           "Exit codes: 0 solved; 2 bad input (an invalid problem file, whose message is\n"
@@ -247,7 +248,7 @@ void weir_solve_on_progress(void *user, uint64_t iterations, uint64_t path_edges
 void weir_solve_on_phase(void *user, const char *phase, double seconds) {
   weir_solve_progress *p = user;
   if (!p->lines) return;
-  fprintf(stderr, "weir solve: %s %.3f s\n", phase, seconds);
+  fprintf(stderr, "weir solve: %s %.3f s\n", phase, seconds); /* upload, solve, read-back */
   fflush(stderr);
 }
 
@@ -322,7 +323,16 @@ static weir_status solve(const weir_solve_args *a, const weir_ifds_problem *prob
   if (strcmp(a->solver, "reference") == 0) {
     snprintf(backend_id, cap, "host");
     weir_ifds_reference_options options = {fn, pr};
-    return weir_ifds_solve_reference_ex(problem, &options, result, stats);
+    double t0 = weir_cli_now();
+    weir_status s = weir_ifds_solve_reference_ex(problem, &options, result, stats);
+    /* The reference solves in host memory: no upload, no read-back to report. */
+    if (s == WEIR_OK && pr->lines) {
+      weir_solve_progress_done(pr);
+      fprintf(stderr, "weir solve: solve %.3f s (reference solver on the host: nothing to upload "
+                      "or read back)\n", weir_cli_now() - t0);
+      fflush(stderr);
+    }
+    return s;
   }
   weir_backend *backends[WEIR_SOLVE_MAX_DEVICES] = {NULL};
   WEIR_TRY(open_devices(a, backends, backend_id, cap));

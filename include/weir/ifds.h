@@ -258,8 +258,9 @@ typedef struct weir_ifds_engine_options {
   uint32_t max_window;
   weir_ifds_progress_fn progress; /* after every window (windows last at most ~2 s) */
   void *progress_user;
-  /* Called (with progress_user) when the upload and when the read-back of
-   * the result are done, with the phase's name ("upload", "read-back") and
+  /* Called (with progress_user) when the upload, the solve (the fixed point
+   * on the device) and the read-back of the result are done, once each and in
+   * that order, with the phase's name ("upload", "solve", "read-back") and
    * its seconds. May be NULL. */
   void (*phase)(void *user, const char *phase, double seconds);
 } weir_ifds_engine_options;

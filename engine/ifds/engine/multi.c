@@ -349,6 +349,7 @@ weir_status weir_ifds_solve_engine_group(weir_group *group, weir_backend *const 
   if (st == WEIR_OK && o && o->phase) o->phase(o->progress_user, "upload", t1 - t0);
   if (st == WEIR_OK) st = weir_ifds_multi_run_rounds(&mt);
   double t2 = weir_ifds_multi_now();
+  if (st == WEIR_OK && o && o->phase) o->phase(o->progress_user, "solve", t2 - t1);
   if (st == WEIR_OK) st = weir_ifds_multi_collect(&mt, out, &path_edges);
   double t3 = weir_ifds_multi_now();
   if (st == WEIR_OK && o && o->phase) o->phase(o->progress_user, "read-back", t3 - t2);

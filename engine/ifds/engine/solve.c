@@ -201,6 +201,8 @@ weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_proble
   if (st == WEIR_OK && options && options->phase)
     options->phase(options->progress_user, "upload", t1 - t0);
   if (st == WEIR_OK) st = weir_ifds_engine_run(&e, options);
+  if (st == WEIR_OK && options && options->phase)
+    options->phase(options->progress_user, "solve", now_seconds() - t1);
   uint64_t graph, log, table, lists;
   weir_ifds_engine_bytes(&e, &graph, &log, &table, &lists);
   /* Only the log is read from here on: the rest goes before the result is
