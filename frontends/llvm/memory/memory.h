@@ -131,6 +131,11 @@ size_t weir_llvm_memory_allocs(const weir_llvm_memory *memory, LLVMValueRef func
 void weir_llvm_memory_argv(const weir_llvm_memory *memory, uint32_t *array_location,
                            uint32_t *strings_location);
 
+/* The DILocalVariable (as a metadata value) of the variable that `alloca`
+ * holds, from llvm.dbg.declare or, at -O2, the dbg.value of a load of the
+ * whole slot; NULL when debug info does not say (names.c). */
+LLVMValueRef weir_llvm_alloca_variable(LLVMValueRef alloca);
+
 /* Appends the name of a location in C words, from debug info (names.c):
  * "buf", "s.len", "a.in[2]", "len of the block from malloc in f at x.c:12",
  * "argv strings"; an offset ("s.+8") where debug info says nothing. */

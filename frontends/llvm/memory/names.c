@@ -154,6 +154,62 @@ static LLVMValueRef local_variable(LLVMValueRef value, int storage) {
   return NULL;
 }
 
+/* The line of the llvm.lifetime.start of an alloca (directly or through
+ * one cast): clang puts it on the declaration. 0 when there is none. */
+static unsigned lifetime_line(LLVMValueRef alloca) {
+  for (LLVMUseRef u = LLVMGetFirstUse(alloca); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsABitCastInst(user)) {
+      unsigned line = lifetime_line(user);
+      if (line) return line;
+    }
+    size_t length = 0;
+    const char *name = LLVMIsACallInst(user) ? weir_llvm_callee_name(user, &length) : "";
+    if (length > 19 && strncmp(name, "llvm.lifetime.start", 19) == 0) return LLVMGetDebugLocLine(user);
+  }
+  return 0;
+}
+
+/* -O2, a slot neither declared nor loaded whole (only its address is
+ * used): the one local variable of the function's subprogram declared on
+ * the line of the slot's lifetime start, with the slot's size. */
+static LLVMValueRef variable_at_lifetime_start(LLVMValueRef alloca) {
+  unsigned line = lifetime_line(alloca);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(alloca));
+  LLVMMetadataRef sp = fn ? LLVMGetSubprogram(fn) : NULL;
+  if (!line || !sp) return NULL;
+  LLVMValueRef retained = md_op(LLVMMetadataAsValue(LLVMGetTypeContext(LLVMTypeOf(alloca)), sp), 7);
+  unsigned n = retained && LLVMIsAMDNode(retained) ? LLVMGetMDNodeNumOperands(retained) : 0;
+  LLVMValueRef found = NULL;
+  LLVMTypeRef slot = LLVMGetAllocatedType(alloca);
+  LLVMTargetDataRef layout = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
+  uint64_t bits = LLVMTypeIsSized(slot) ? 8 * LLVMABISizeOfType(layout, slot) : 0;
+  for (unsigned k = 0; k < n; ++k) {
+    LLVMValueRef var = md_op(retained, k);
+    if (md_kind(var) != LLVMDILocalVariableMetadataKind || LLVMDIVariableGetLine(LLVMValueAsMetadata(var)) != line)
+      continue;
+    LLVMValueRef type = md_op(var, 3);
+    if (!is_type(type) || type_bits(strip(type)) != bits) continue;
+    if (found) return NULL; /* two on that line: say nothing rather than guess */
+    found = var;
+  }
+  return found;
+}
+
+/* The variable an alloca holds: its llvm.dbg.declare, else (-O2, where
+ * instcombine lowered the declare to dbg.values) the variable a load of the
+ * whole slot is tied to (`%3 = load i32, i32* %1` then dbg.value(%3, "w")). */
+LLVMValueRef weir_llvm_alloca_variable(LLVMValueRef alloca) {
+  LLVMValueRef var = local_variable(alloca, 1);
+  if (var || !LLVMIsAAllocaInst(alloca)) return var;
+  LLVMTypeRef slot = LLVMGetAllocatedType(alloca);
+  for (LLVMUseRef u = LLVMGetFirstUse(alloca); u && !var; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user) && LLVMTypeOf(user) == slot) var = local_variable(user, 0);
+  }
+  return var ? var : variable_at_lifetime_start(alloca);
+}
+
 static LLVMValueRef global_variable(LLVMValueRef global) {
   size_t count = 0;
   LLVMValueMetadataEntry *entries = LLVMGlobalCopyAllMetadata(global, &count);
@@ -262,7 +318,7 @@ static void heap_name(const weir_llvm_object *o, weir_llvm_text *out) {
 
 static LLVMValueRef object_type(const weir_llvm_object *o) {
   LLVMValueRef var = NULL;
-  if (o->kind == WEIR_LLVM_OBJECT_STACK && o->site) var = local_variable(o->site, 1);
+  if (o->kind == WEIR_LLVM_OBJECT_STACK && o->site) var = weir_llvm_alloca_variable(o->site);
   else if (o->kind == WEIR_LLVM_OBJECT_GLOBAL && o->site) var = global_variable(o->site);
   if (var) return md_op(var, 3);
   if (o->kind == WEIR_LLVM_OBJECT_HEAP && o->site) return block_type(o->site);
@@ -337,7 +393,7 @@ static int lvalue_expr(const weir_llvm_memory *m, LLVMValueRef pointer, expr *e,
   LLVMValueRef p = strip_casts(pointer);
   uint64_t stop = addressed_bytes(m, pointer);
   if (LLVMIsAAllocaInst(p) || LLVMIsAGlobalVariable(p)) {
-    LLVMValueRef var = LLVMIsAAllocaInst(p) ? local_variable(p, 1) : global_variable(p);
+    LLVMValueRef var = LLVMIsAAllocaInst(p) ? weir_llvm_alloca_variable(p) : global_variable(p);
     return var && variable_name(var, &e->text, &e->type);
   }
   int64_t offset = 0, delta = 0;

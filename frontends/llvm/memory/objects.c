@@ -80,27 +80,18 @@ LLVMTypeRef pta_layout_of(LLVMValueRef value) {
 
 /* ---- names ------------------------------------------------------------------ */
 
-/* The variable name from the alloca's llvm.dbg.declare (DILocalVariable
- * operand 1), the same reading as report/location.c's weir_llvm_slot_name. */
+/* The variable name of an alloca (weir_llvm_alloca_variable: operand 1 of
+ * its DILocalVariable). */
 static int debug_name(LLVMValueRef alloca, char *out, size_t capacity) {
-  LLVMValueRef wrapped = LLVMMetadataAsValue(LLVMGetTypeContext(LLVMTypeOf(alloca)), LLVMValueAsMetadata(alloca));
-  for (LLVMUseRef u = LLVMGetFirstUse(wrapped); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    size_t length = 0;
-    const char *callee = LLVMIsACallInst(user) ? weir_llvm_callee_name(user, &length) : "";
-    if (length != 16 || strncmp(callee, "llvm.dbg.declare", 16) != 0) continue;
-    LLVMValueRef var = LLVMGetOperand(user, 1);
-    if (!var || LLVMGetMDNodeNumOperands(var) < 2 || LLVMGetMDNodeNumOperands(var) > 8) continue;
-    LLVMValueRef ops[8] = {0};
-    LLVMGetMDNodeOperands(var, ops);
-    unsigned name_length = 0;
-    const char *name = ops[1] ? LLVMGetMDString(ops[1], &name_length) : NULL;
-    if (name && name_length) {
-      snprintf(out, capacity, "%.*s", (int)name_length, name);
-      return 1;
-    }
-  }
-  return 0;
+  LLVMValueRef var = weir_llvm_alloca_variable(alloca);
+  if (!var || LLVMGetMDNodeNumOperands(var) < 2 || LLVMGetMDNodeNumOperands(var) > 8) return 0;
+  LLVMValueRef ops[8] = {0};
+  LLVMGetMDNodeOperands(var, ops);
+  unsigned name_length = 0;
+  const char *name = ops[1] ? LLVMGetMDString(ops[1], &name_length) : NULL;
+  if (!name || !name_length) return 0;
+  snprintf(out, capacity, "%.*s", (int)name_length, name);
+  return 1;
 }
 
 /* A string literal reads as its first characters: "\"usage: %s\"". */

@@ -195,6 +195,20 @@ static LLVMValueRef nearest_with_line(LLVMValueRef inst) {
   return inst;
 }
 
+/* The llvm.lifetime.start of an alloca (directly or through casts) that has
+ * a line, or NULL. */
+static LLVMValueRef lifetime_start(LLVMValueRef pointer) {
+  for (LLVMUseRef u = LLVMGetFirstUse(pointer); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u), found = NULL;
+    size_t length = 0;
+    const char *callee = LLVMIsACallInst(user) ? weir_llvm_callee_name(user, &length) : "";
+    if (LLVMIsABitCastInst(user)) found = lifetime_start(user);
+    else if (length > 19 && strncmp(callee, "llvm.lifetime.start", 19) == 0 && debug_line(user)) found = user;
+    if (found) return found;
+  }
+  return NULL;
+}
+
 static LLVMValueRef located(LLVMValueRef inst) {
   if (LLVMInstructionGetDebugLoc(inst) && debug_line(inst) == 0) return nearest_with_line(inst);
   if (LLVMInstructionGetDebugLoc(inst) || !LLVMIsAAllocaInst(inst)) return inst;
@@ -206,7 +220,8 @@ static LLVMValueRef located(LLVMValueRef inst) {
     if (length == 16 && strncmp(callee, "llvm.dbg.declare", 16) == 0 && LLVMInstructionGetDebugLoc(user))
       return user;
   }
-  return inst;
+  LLVMValueRef start = lifetime_start(inst); /* -O2: the declare is gone, the marker is on the declaration */
+  return start ? start : inst;
 }
 
 /* ---- node positions --------------------------------------------------------- */
@@ -364,20 +379,12 @@ uint32_t weir_llvm_add_loc(weir_llvm_ctx *ctx, LLVMValueRef inst) {
   return (uint32_t)out->loc_count++;
 }
 
-/* The variable's name from its llvm.dbg.declare (DILocalVariable operand 1 is
- * the name), else the IR name, else "%vid". */
+/* The variable's name (weir_llvm_alloca_variable: operand 1 of its
+ * DILocalVariable), else the IR name, else "%vid". */
 void weir_llvm_slot_name(const weir_llvm_ctx *ctx, LLVMValueRef alloca, weir_llvm_text *out) {
-  LLVMValueRef wrapped = LLVMMetadataAsValue(LLVMGetTypeContext(LLVMTypeOf(alloca)),
-                                             LLVMValueAsMetadata(alloca));
-  for (LLVMUseRef u = LLVMGetFirstUse(wrapped); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    size_t length = 0;
-    const char *callee = LLVMIsACallInst(user) ? weir_llvm_callee_name(user, &length) : "";
-    if (length != 16 || strncmp(callee, "llvm.dbg.declare", 16) != 0) continue;
-    LLVMValueRef var = LLVMGetOperand(user, 1);
-    if (!var || LLVMGetMDNodeNumOperands(var) < 2) continue;
+  LLVMValueRef var = weir_llvm_alloca_variable(alloca);
+  if (var && LLVMGetMDNodeNumOperands(var) >= 2 && LLVMGetMDNodeNumOperands(var) <= 8) {
     LLVMValueRef ops[8] = {0};
-    if (LLVMGetMDNodeNumOperands(var) > 8) continue;
     LLVMGetMDNodeOperands(var, ops);
     unsigned name_length = 0;
     const char *name = ops[1] ? LLVMGetMDString(ops[1], &name_length) : NULL;
