@@ -227,6 +227,7 @@ typedef struct weir_llvm_reach {
   weir_llvm_vec *succ;       /* [objects] */
   uint8_t *succ_ready;
   uint32_t *stamp_of, stamp; /* [objects] */
+  uint8_t *escaped;          /* [objects]: 1 for stack objects reachable from a global */
   weir_llvm_vec scratch;     /* the reach of a call without a value id */
 } weir_llvm_reach;
 

@@ -237,6 +237,26 @@ void weir_llvm_objects_reach(weir_llvm_ctx *ctx, weir_llvm_vec *objects, int lev
   reach_expand(ctx, objects, levels);
 }
 
+/* Stack objects whose address reaches a global, however deep (`g = buf`,
+ * `g->list = &node`): any callee may touch those through the global, not
+ * only the callees the object is passed to. A walk from every global
+ * object over what objects hold. */
+static void mark_escaped(weir_llvm_ctx *ctx) {
+  weir_llvm_reach *r = &ctx->reach;
+  weir_llvm_vec walk = {0};
+  reach_begin(r);
+  for (uint32_t o = 0; o < r->objects; ++o)
+    if (weir_llvm_memory_object(ctx->memory, o)->kind == WEIR_LLVM_OBJECT_GLOBAL) reach_add(r, o, &walk);
+  for (size_t k = 0; k < walk.n; ++k) {
+    const weir_llvm_vec *succ = object_successors(ctx, walk.v[k]);
+    for (size_t j = 0; j < succ->n; ++j) reach_add(r, succ->v[j], &walk);
+  }
+  if (walk.failed) ctx->failed = 1;
+  for (size_t k = 0; k < walk.n; ++k)
+    if (weir_llvm_memory_object(ctx->memory, walk.v[k])->kind == WEIR_LLVM_OBJECT_STACK) r->escaped[walk.v[k]] = 1;
+  weir_llvm_vec_free(&walk);
+}
+
 static int reach_init(weir_llvm_ctx *ctx) {
   weir_llvm_reach *r = &ctx->reach;
   if (r->ready) return r->ready > 0;
@@ -248,9 +268,14 @@ static int reach_init(weir_llvm_ctx *ctx) {
   r->succ = calloc(objects, sizeof *r->succ);
   r->succ_ready = calloc(objects, 1);
   r->stamp_of = calloc(objects, sizeof *r->stamp_of);
-  r->ready = r->cache && r->cache_ready && r->succ && r->succ_ready && r->stamp_of ? 1 : -1;
-  if (r->ready < 0) ctx->failed = 1;
-  return r->ready > 0;
+  r->escaped = calloc(objects, 1);
+  r->ready = r->cache && r->cache_ready && r->succ && r->succ_ready && r->stamp_of && r->escaped ? 1 : -1;
+  if (r->ready < 0) {
+    ctx->failed = 1;
+    return 0;
+  }
+  mark_escaped(ctx);
+  return 1;
 }
 
 void weir_llvm_reach_free(weir_llvm_ctx *ctx) {
@@ -262,6 +287,7 @@ void weir_llvm_reach_free(weir_llvm_ctx *ctx) {
   free(r->succ);
   free(r->succ_ready);
   free(r->stamp_of);
+  free(r->escaped);
   weir_llvm_vec_free(&r->scratch);
   memset(r, 0, sizeof *r);
 }
@@ -291,6 +317,7 @@ int weir_llvm_call_may_touch(const weir_llvm_ctx *ctx, LLVMValueRef call, const 
   const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
   if (o->kind != WEIR_LLVM_OBJECT_STACK) return 1;
   if (o->function != LLVMGetBasicBlockParent(LLVMGetInstructionParent(call))) return 1;
+  if (ctx->reach.escaped && ctx->reach.escaped[object]) return 1; /* through a global */
   return weir_llvm_vec_contains(reach, object);
 }
 
