@@ -8,8 +8,9 @@
  *     is `constant`: its direct scalar loads (integer or pointer, the type of
  *     the initialiser) become the initialiser;
  *   - a defined function whose every `ret` returns the same ConstantInt: the
- *     results of its direct calls become that constant (the call stays, it
- *     may have side effects).
+ *     results of its direct calls (also through a cast of the function, the
+ *     call of a function declared without a prototype) become that constant
+ *     (the call stays, it may have side effects).
  * Then instructions whose operands became ConstantInts fold (icmp, casts,
  * integer binary operations, select on a constant, phi of one constant) and
  * `br`/`switch` on a constant become unconditional branches; the phis of the
@@ -169,15 +170,28 @@ static int is_musttail(LLVMValueRef call) {
   return must;
 }
 
+/* The calls of `callee` (fn, or a cast of it) that use their result, into
+ * `calls`. A call through a cast is how C calls a function declared without
+ * a prototype (`int globalTrue();`, as Juliet's headers do) once the module
+ * that defines it is linked: `call i32 (...) bitcast (i32 ()* @f to ...)()`. */
+static void direct_calls(LLVMValueRef callee, LLVMValueRef value, int depth, ptrvec *calls) {
+  for (LLVMUseRef u = LLVMGetFirstUse(callee); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAConstantExpr(user) && depth < 2 &&
+        (LLVMGetConstOpcode(user) == LLVMBitCast || LLVMGetConstOpcode(user) == LLVMAddrSpaceCast)) {
+      direct_calls(user, value, depth + 1, calls);
+      continue;
+    }
+    if (!(LLVMIsACallInst(user) || LLVMIsAInvokeInst(user))) continue;
+    if (LLVMGetCalledValue(user) != callee || LLVMTypeOf(user) != LLVMTypeOf(value)) continue;
+    if (!LLVMGetFirstUse(user) || is_musttail(user)) continue;
+    ptrvec_push(calls, user);
+  }
+}
+
 static weir_status replace_calls(LLVMValueRef fn, LLVMValueRef value, uint32_t *replaced) {
   ptrvec calls = {0};
-  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (!(LLVMIsACallInst(user) || LLVMIsAInvokeInst(user))) continue;
-    if (LLVMGetCalledValue(user) != fn || LLVMTypeOf(user) != LLVMTypeOf(value)) continue;
-    if (!LLVMGetFirstUse(user) || is_musttail(user)) continue;
-    ptrvec_push(&calls, user);
-  }
+  direct_calls(fn, value, 0, &calls);
   if (calls.failed) {
     free(calls.v);
     return oom("calls of a function");
