@@ -1,5 +1,5 @@
-/* `weir analyze ANALYSIS FILE.ll|.bc...`: IFDS analyses of LLVM IR (taint,
- * uninit, uaf) through the LLVM frontend (frontends/llvm), solved by the
+/* `weir analyze [ANALYSIS] FILE.ll|.bc...`: IFDS analyses of LLVM IR (taint,
+ * uninit, uaf; without ANALYSIS all three, the default set) through the LLVM frontend (frontends/llvm), solved by the
  * reference solver or the resident engine, findings printed compiler-style
  * and written as SARIF 2.1.0. The frontend is compiled in only when LLVM 14
  * was found at configure time, and then into a helper program of its own,
@@ -23,11 +23,14 @@ enum { EXIT_OK = 0, EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2, EXIT_FINDINGS = 3 };
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: weir analyze ANALYSIS FILE.ll|.bc [FILE...] [options]\n\n"
+          "usage: weir analyze [ANALYSIS] FILE.ll|.bc [FILE...] [options]\n\n"
           "ANALYSIS is one of\n"
           "  taint   untrusted data reaching commands, format strings and configured sinks\n"
           "  uninit  memory read before it is initialized\n"
           "  uaf     heap memory used after free, and double free\n"
+          "Without ANALYSIS (the first argument is a file) the default set runs: taint,\n"
+          "uninit and uaf, one after the other, and the summary says so. A first argument\n"
+          "that is neither an analysis nor a file is an error (a typo never runs a default).\n"
           "FILE is an LLVM 14 module; several are linked in process into one program:\n"
           "  clang-14 -g -O0 -emit-llvm -c prog.c -o prog.bc\n\n"
           "options (`--opt value` or `--opt=value`):\n"
@@ -114,7 +117,27 @@ typedef struct analyze_args {
   const char *files[MAX_FILES];
   size_t file_count;
   int quiet, fail_on_findings;
+  int default_set; /* no ANALYSIS named: run every one of default_analyses */
 } analyze_args;
+
+/* What `weir analyze FILE...` runs, in this order (as clang's analyzer and
+ * CodeQL run their default checkers when none is named). */
+static const char *const default_analyses[] = {"taint", "uninit", "uaf"};
+#define DEFAULT_ANALYSES (sizeof default_analyses / sizeof default_analyses[0])
+
+static int is_analysis(const char *name) {
+  for (size_t k = 0; k < DEFAULT_ANALYSES; ++k)
+    if (strcmp(name, default_analyses[k]) == 0) return 1;
+  return 0;
+}
+
+/* A module's name as the user would write one: an existing path, or a name
+ * ending in .ll or .bc (a missing module is then reported as such). */
+static int looks_like_module(const char *arg) {
+  size_t n = strlen(arg);
+  if (n > 3 && (strcmp(arg + n - 3, ".ll") == 0 || strcmp(arg + n - 3, ".bc") == 0)) return 1;
+  return access(arg, F_OK) == 0;
+}
 
 static const char *const value_options[] = {"--config",      "--solver",   "--backend",       "--sarif",
                                             "--emit-ifds",   "--source-root", "--baseline", "--min-confidence"};
@@ -167,11 +190,35 @@ static int parse_args(int argc, char **argv, analyze_args *a) {
       return usage_error("too many modules, at", argv[i], "link some first with llvm-link-14 (256 at most)");
     }
   }
+  /* The first argument is the analysis, unless it is a module: then every
+   * argument is a module and the default set runs. */
+  if (a->analysis && !is_analysis(a->analysis)) {
+    if (!looks_like_module(a->analysis)) {
+      fprintf(stderr, "weir analyze: '%s' is neither an analysis (taint, uninit, uaf) nor an existing "
+                      "file. Fix: name one of taint, uninit, uaf (weir analyze taint prog.bc), or "
+                      "give only modules to run all three (weir analyze prog.bc).\n", a->analysis);
+      return EXIT_USAGE;
+    }
+    if (a->file_count == MAX_FILES)
+      return usage_error("too many modules, at", a->files[MAX_FILES - 1],
+                         "link some first with llvm-link-14 (256 at most)");
+    memmove(a->files + 1, a->files, a->file_count * sizeof a->files[0]);
+    a->files[0] = a->analysis;
+    a->file_count++;
+    a->analysis = NULL;
+    a->default_set = 1;
+  }
   if (!a->file_count) {
-    fprintf(stderr, "weir analyze: need ANALYSIS and at least one FILE (found %s). Fix: weir analyze "
-                    "taint prog.bc\n", a->analysis ? "no FILE" : "neither");
+    fprintf(stderr, "weir analyze: need at least one FILE (found %s). Fix: weir analyze prog.bc "
+                    "(taint, uninit and uaf) or weir analyze %s prog.bc\n",
+            a->analysis ? "only the analysis" : "no argument", a->analysis ? a->analysis : "taint");
     return EXIT_USAGE;
   }
+  if (a->default_set && (a->sarif || a->emit))
+    return usage_error("no ANALYSIS named (the default set: taint, uninit, uaf) with",
+                       a->sarif ? "--sarif" : "--emit-ifds",
+                       "name the analysis whose findings or problem to write, e.g. weir analyze "
+                       "taint prog.bc --sarif out.sarif (one file holds one analysis)");
   /* --backend alone means the engine on that backend. */
   if (!a->solver) a->solver = a->backend ? "engine" : "reference";
   if (!a->backend) a->backend = "auto";
@@ -418,7 +465,8 @@ static weir_status analyze(const analyze_args *a, weir_llvm_analysis analysis, o
   return WEIR_OK;
 }
 
-static int run(const analyze_args *a) {
+/* One analysis; *count: the findings it reported. */
+static int run(const analyze_args *a, size_t *count_out) {
   weir_llvm_analysis analysis;
   weir_status s = check_inputs(a, &analysis);
   if (s != WEIR_OK) return report_error(s);
@@ -430,12 +478,40 @@ static int run(const analyze_args *a) {
   s = analyze(a, analysis, &o, &r);
   abort_outputs(&o); /* what was not committed: an earlier file stays */
   size_t count = weir_llvm_findings_reported(&r.findings);
+  *count_out = count;
   weir_llvm_findings_free(&r.findings);
   weir_ifds_result_free(&r.result);
   weir_ifds_problem_free(r.problem);
   weir_llvm_problem_free(r.lp);
   if (s != WEIR_OK) return report_error(s);
   return a->fail_on_findings && count > 0 ? EXIT_FINDINGS : EXIT_OK;
+}
+
+/* No ANALYSIS named: each of the default set in turn, findings and
+ * summaries as for one, then a line that names the set and the counts. The
+ * first failure stops the run with its exit code. */
+static int run_default_set(const analyze_args *a) {
+  size_t counts[DEFAULT_ANALYSES] = {0}, total = 0;
+  if (!a->quiet)
+    fprintf(stderr, "weir analyze: no analysis named: running the default set (taint, uninit, "
+                    "uaf); name one to run only it, e.g. weir analyze taint %s\n", a->files[0]);
+  for (size_t k = 0; k < DEFAULT_ANALYSES; ++k) {
+    analyze_args one = *a;
+    one.analysis = default_analyses[k];
+    one.default_set = 0;
+    one.fail_on_findings = 0;
+    int rc = run(&one, &counts[k]);
+    if (rc != EXIT_OK) return rc;
+    total += counts[k];
+  }
+  if (!a->quiet) {
+    char inputs[600];
+    inputs_name(a, inputs, sizeof inputs);
+    fprintf(stderr, "weir analyze: default set (taint, uninit, uaf) of %s: %zu finding%s (taint "
+                    "%zu, uninit %zu, uaf %zu)\n", inputs, total, total == 1 ? "" : "s", counts[0],
+            counts[1], counts[2]);
+  }
+  return a->fail_on_findings && total > 0 ? EXIT_FINDINGS : EXIT_OK;
 }
 
 int weir_cmd_analyze(int argc, char **argv) {
@@ -446,7 +522,10 @@ int weir_cmd_analyze(int argc, char **argv) {
     }
   analyze_args a;
   int rc = parse_args(argc, argv, &a);
-  return rc ? rc : run(&a);
+  if (rc) return rc;
+  if (a.default_set) return run_default_set(&a);
+  size_t count = 0;
+  return run(&a, &count);
 }
 
 #endif

@@ -245,6 +245,34 @@ for e in missing cfg analysis option dir same bad baseline baseline2 conf; do
   grep -q "Fix:" "$work/$e.err" || fail "no Fix: hint in $e.err"
   grep -q "analyze: analyze" "$work/$e.err" && fail "doubled prefix in $e.err"
 done
+# ---- no ANALYSIS named: the default set (taint, uninit, uaf), said so (issue 27 item 2)
+run_rc "$weir" analyze "$work/helper.bc" --source-root "$here" > "$work/default.out" 2> "$work/default.err"
+cat "$work/default.out" "$work/default.err"
+test $rc = 0 || fail "weir analyze FILE (no analysis) exited $rc, expected 0"
+grep -q "^programs/taint_helper.c:16:10: warning: tainted data reaches argument 1 of 'system'" "$work/default.out" \
+  || fail "the default set did not run taint"
+grep -q "^weir analyze: no analysis named: running the default set (taint, uninit, uaf)" "$work/default.err" \
+  || fail "the default set is not announced"
+for analysis in taint uninit uaf; do
+  grep -q "^weir analyze: $analysis of .*helper.bc: " "$work/default.err" || fail "no $analysis summary in the default set"
+done
+grep -q "^weir analyze: default set (taint, uninit, uaf) of .*helper.bc: [1-9][0-9]* findings\{0,1\} (taint [1-9]" \
+  "$work/default.err" || fail "the default set's summary line is missing"
+"$weir" analyze "$work/pointer.ll" --quiet > "$work/default2.out" || fail "weir analyze pointer.ll exited $?"
+grep -q "\[weir-uninit\]" "$work/default2.out" || fail "the default set did not run uninit"
+run_rc "$weir" analyze "$work/helper.bc" --fail-on-findings --quiet
+test $rc = 3 || fail "the default set with --fail-on-findings exited $rc, expected 3"
+# A typo is an error that lists the analyses, never a silent default.
+run_rc "$weir" analyze taitn "$work/helper.bc" 2> "$work/typo.err"
+cat "$work/typo.err"
+test $rc = 2 || fail "a misspelled analysis exited $rc, expected 2"
+grep -q "'taitn' is neither an analysis (taint, uninit, uaf) nor an existing file. Fix:" "$work/typo.err" \
+  || fail "a misspelled analysis is not named with the list"
+run_rc "$weir" analyze "$work/helper.bc" --sarif "$work/default.sarif" 2> "$work/default-sarif.err"
+test $rc = 2 || fail "--sarif without an analysis exited $rc, expected 2"
+grep -q "Fix: name the analysis" "$work/default-sarif.err" || fail "--sarif without an analysis: no Fix"
+test ! -e "$work/default.sarif" || fail "--sarif without an analysis wrote a file"
+
 "$weir" analyze taint --help > "$work/help.out" || fail "weir analyze taint --help exited $?"
 grep -q -- "--fail-on-findings" "$work/help.out" || fail "--help does not document --fail-on-findings"
 grep -q "Exit codes" "$work/help.out" || fail "--help does not document the exit codes"
