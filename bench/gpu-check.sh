@@ -249,7 +249,7 @@ fi
 # 5. Benchmarks (figures; they fail only when they cannot run or a result
 #    differs). Dispatch: separate dispatches, a 10,000-step sequence, a
 #    repeated group (graphs), uploads, ranged read-backs.
-phase bench-dispatch 60 "$weir" bench --backend "$spec" --steps 10000 \
+phase bench-dispatch 60 "$weir" bench --backend "$spec" --steps 10000 --all-scenarios \
   --json "$logs/dispatch.json"
 phase bench-dispatch-group1 30 "$weir" bench --backend "$spec" --scenario repeated --steps 10000 \
   --group 1 --json "$logs/dispatch-group1.json"

@@ -17,7 +17,7 @@ typedef struct bench_cli {
   const char *backends[WEIR_BENCH_MAX_BACKENDS];
   size_t backend_count;
   const char *scenarios, *json, *trace, *file;
-  int verify, quiet, explicit_backends;
+  int verify, quiet, explicit_backends, all_scenarios;
   weir_bench_params params;
   weir_program_decl decl;  /* --workgroup, for a program file */
   weir_program *program;   /* --program FILE, loaded */
@@ -30,9 +30,20 @@ static void usage(FILE *out) {
           "       weir bench compare OLD.json NEW.json [--threshold R]   per-scenario ratios\n"
           "       weir bench fft [OPTIONS]        FFT GFLOP/s (weir bench fft --help)\n\n"
           "Runs on every available backend unless --backend SPEC is given (repeatable).\n"
-          "Scenarios: fence-per-dispatch, sequence, repeated, upload-many, upload-single,\n"
-          "ranged-readback, copy (--scenario a,b,c picks some).\n\n"
-          "  --runs N (7) --warmup N (1)    timed runs, each after N untimed; median, min, max\n"
+          "Scenarios: fence-per-dispatch, sequence, repeated (the default: the program\n"
+          "dispatched), upload-many, upload-single, ranged-readback, copy (--all-scenarios\n"
+          "runs all 7, 13 records with the read-back sizes; --scenario a,b,c picks some).\n"
+          "Each scenario prints a line on stdout as it completes, then a table of all.\n\n"
+          "  --min-time S (0.5)             seconds of timed runs per scenario: after the\n"
+          "                                 warm-up, one timed run, then as many as fill S\n"
+          "                                 (3 to 1000 runs); scenarios run one after another\n"
+          "  --runs N                       exactly N timed runs instead (overrides --min-time),\n"
+          "                                 each after the warm-up, interleaved across scenarios\n"
+          "                                 (a sequence file: 7 when not given)\n"
+          "  --warmup N (1)                 untimed runs before each scenario (with --runs:\n"
+          "                                 before each timed run); median, min, max\n"
+          "  --all-scenarios                every scenario: the transfers too (upload, read-back\n"
+          "                                 at each size, copy), as bench/plot draws\n"
           "  --steps N (1000)               dispatches per fence-per-dispatch / sequence run\n"
           "  --group N (4) --repeat K       repeated: 1 prefix step + K x group (K: steps/group)\n"
           "  --program NAME (noop)          built-in program to dispatch, or a program file\n"
@@ -48,9 +59,10 @@ static void usage(FILE *out) {
           "  --copy-size B (16M)\n"
           "  --no-device-time               skip the timed-dispatch runs\n"
           "  --no-verify                    (run) do not compare read-backs with cpu\n"
-          "  --json FILE                    one record per scenario x backend\n"
+          "  --json FILE                    one record per scenario x backend (FILE -: stdout,\n"
+          "                                 the lines and the table go to stderr then)\n"
           "  --trace FILE                   Chrome trace events (Perfetto, chrome://tracing)\n"
-          "  --quiet                        no progress lines on stderr\n");
+          "  --quiet                        no progress lines on stderr, no line per scenario\n");
 }
 
 static int bad_value(const char *opt, const char *value) {
@@ -116,6 +128,14 @@ static int parse_valued(bench_cli *c, const char *opt, const char *v) {
   } else if (strcmp(opt, "--scenario") == 0) {
     c->scenarios = v;
     st = weir_bench_check_scenarios(v);
+  } else if (strcmp(opt, "--min-time") == 0) {
+    char *end = NULL;
+    double t = v ? strtod(v, &end) : 0;
+    if (!v || end == v || *end || !(t > 0 && t <= 3600))
+      st = weir_fail(WEIR_ERR_PARSE, "--min-time: '%s' is not a number of seconds in (0, 3600]. "
+                     "Fix: write e.g. --min-time 0.5 (or --runs N for a run count).", v ? v : "");
+    else
+      p->min_time_s = t;
   } else if (strcmp(opt, "--json") == 0)
     c->json = v;
   else if (strcmp(opt, "--trace") == 0)
@@ -155,6 +175,9 @@ static int parse_valued(bench_cli *c, const char *opt, const char *v) {
     if (st == WEIR_OK && k < 2 && n > 1000000)
       st = weir_fail(WEIR_ERR_PARSE, "%llu runs is more than 1000000. Fix: use fewer runs.",
                      (unsigned long long)n);
+    if (st == WEIR_OK && k == 0 && n == 0)
+      st = weir_fail(WEIR_ERR_PARSE, "--runs: 0 timed runs measure nothing. Fix: give --runs 1 "
+                     "or more, or leave it out for a time budget (--min-time).");
     if (st == WEIR_OK && k == 0)
       p->runs = (uint32_t)n;
     else if (st == WEIR_OK && k == 1)
@@ -189,6 +212,8 @@ static int parse_args(bench_cli *c, int argc, char **argv) {
       c->verify = 0;
     else if (strcmp(a, "--quiet") == 0)
       c->quiet = 1;
+    else if (strcmp(a, "--all-scenarios") == 0 || strcmp(a, "--full") == 0)
+      c->all_scenarios = 1;
     else if (i + 1 < argc && a[0] == '-') {
       int rc = parse_valued(c, a, argv[i + 1]);
       if (rc == 2) return 2;
@@ -361,6 +386,18 @@ int weir_cmd_bench(int argc, char **argv) {
   weir_bench_default_params(&c.params);
   int rc = parse_args(&c, argc, argv);
   if (rc) return rc < 0 ? 0 : rc;
+  if (c.all_scenarios && c.scenarios) {
+    fprintf(stderr, "weir bench: --all-scenarios and --scenario %s: give one. Fix: drop "
+            "--all-scenarios to run only those, or --scenario to run all.\n", c.scenarios);
+    return 2;
+  }
+  if (!c.all_scenarios && !c.scenarios) c.scenarios = weir_bench_default_scenarios;
+  if (c.file && c.params.runs == 0) c.params.runs = 7; /* sequence files: 7 runs by default */
+  /* The human output (a line per scenario, the table) stays off a JSON or
+   * trace written to standard output. */
+  int report_on_stdout = (c.json && strcmp(c.json, "-") == 0) || (c.trace && strcmp(c.trace, "-") == 0);
+  FILE *human = report_on_stdout ? stderr : stdout;
+  c.params.lines = c.quiet ? NULL : human;
   if (!c.file && (rc = load_program(&c)) != 0) return rc;
   if (!c.file && weir_bench_check_params(&c.params) != WEIR_OK) {
     fprintf(stderr, "weir bench: %s\n", weir_last_error());
@@ -395,7 +432,7 @@ int weir_cmd_bench(int argc, char **argv) {
     weir_program_free(c.program);
     return rc;
   }
-  if (results.count) weir_bench_print_table(&results, stdout);
+  if (results.count) weir_bench_print_table(&results, human);
   char command[1024];
   join_args(command, sizeof command, argc, argv);
   weir_status st = WEIR_OK;

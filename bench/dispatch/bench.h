@@ -16,9 +16,20 @@
 #define WEIR_BENCH_MAX_PUSH_WORDS (WEIR_MAX_PUSH_CONSTANT_BYTES / 4)
 #define WEIR_BENCH_MAX_BACKENDS 16
 
+/* Bounds of the runs a time budget picks (min_time_s, runs 0). */
+#define WEIR_BENCH_MIN_RUNS 3
+#define WEIR_BENCH_MAX_RUNS 1000
+
 /* Knobs of the built-in scenarios (defaults: weir_bench_default_params). */
 typedef struct weir_bench_params {
-  uint32_t warmup, runs; /* untimed runs, then timed runs */
+  /* runs 0 (the default): a time budget. Each scenario runs on its own, one
+   * after the other: `warmup` untimed runs, one timed run, then as many more
+   * as make min_time_s of timed work (the timed-dispatch run of device time
+   * included), WEIR_BENCH_MIN_RUNS to WEIR_BENCH_MAX_RUNS in all. runs N:
+   * exactly N timed runs, each after `warmup` untimed ones, interleaved
+   * across the scenarios (clock drift hits every scenario alike). */
+  uint32_t warmup, runs;
+  double min_time_s;     /* seconds of timed runs per scenario when runs is 0 */
   uint64_t steps;        /* dispatches per fence-per-dispatch / sequence run */
   uint64_t group;        /* steps in the repeated group */
   uint64_t repeat;       /* times the group repeats (0: steps / group) */
@@ -35,7 +46,15 @@ typedef struct weir_bench_params {
   uint64_t readback_min, readback_max; /* ranged-readback sizes: min, x16, ... max */
   uint64_t copy_bytes;
   int device_time; /* also run timed dispatch for dispatch scenarios */
+  /* One line per scenario as it completes (weir_bench_print_line), flushed;
+   * NULL: none. */
+  FILE *lines;
 } weir_bench_params;
+
+/* The scenarios that run when none are named: the three that dispatch the
+ * program (a kernel measured in seconds); the transfers (upload, read-back,
+ * copy) join with every scenario (scenarios NULL, --all-scenarios). */
+extern const char weir_bench_default_scenarios[];
 
 void weir_bench_default_params(weir_bench_params *out);
 /* Checks the knobs and that `program` is a built-in program taking the given
@@ -167,6 +186,9 @@ int weir_bench_compare(const char *old_path, const char *new_path, double thresh
 /* ---- output (report.c) --------------------------------------------------- */
 
 void weir_bench_print_table(const weir_bench_results *results, FILE *out);
+/* One record as one line: "sequence on vulkan:0: scale_u32 x1000, 7 runs:
+ * median 48.93 ms, 48.93 us per dispatch, device 95.38 us". */
+void weir_bench_print_line(const weir_bench_record *record, FILE *out);
 /* The writers only format: the caller opens the stream and checks the writes
  * (tools/output.h writes through a temporary file and renames into place). */
 void weir_bench_write_json(const weir_bench_results *results, const char *command, FILE *out);

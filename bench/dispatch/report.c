@@ -43,6 +43,23 @@ static void describe_params(const weir_bench_record *r, char *buf, size_t n) {
     snprintf(buf, n, "%s", fmt_bytes(b1, sizeof b1, r->bytes));
 }
 
+void weir_bench_print_line(const weir_bench_record *r, FILE *out) {
+  char params[128], med[24], lo[24], hi[24], item[24], dev[32] = "";
+  describe_params(r, params, sizeof params);
+  double items = r->items ? (double)r->items : 1.0;
+  fmt_ns(med, sizeof med, (double)r->wall_ns.median);
+  fmt_ns(lo, sizeof lo, (double)r->wall_ns.min);
+  fmt_ns(hi, sizeof hi, (double)r->wall_ns.max);
+  fmt_ns(item, sizeof item, (double)r->wall_ns.median / items);
+  if (r->has_device) {
+    char d[24];
+    snprintf(dev, sizeof dev, ", device %s%s", fmt_ns(d, sizeof d, (double)r->device_ns.median / items),
+             r->timestamps_are_device ? "" : " (host clock)");
+  }
+  fprintf(out, "%s on %s: %s, %u run%s: median %s (min %s, max %s), %s per %s%s\n", r->scenario,
+          r->spec, params, r->runs, r->runs == 1 ? "" : "s", med, lo, hi, item, r->item, dev);
+}
+
 void weir_bench_print_table(const weir_bench_results *results, FILE *out) {
   fprintf(out, "%-10s %-20s %-18s %10s %10s %10s %12s %12s %6s  %s\n", "backend", "scenario",
           "params", "median", "min", "max", "per item", "device/item", "syncs", "ratio");

@@ -10,10 +10,13 @@ const char *const weir_bench_scenario_names[] = {
     "fence-per-dispatch", "sequence",        "repeated", "upload-many",
     "upload-single",      "ranged-readback", "copy",     NULL};
 
+const char weir_bench_default_scenarios[] = "fence-per-dispatch,sequence,repeated";
+
 void weir_bench_default_params(weir_bench_params *p) {
   memset(p, 0, sizeof *p);
   p->warmup = 1;
-  p->runs = 7;
+  p->runs = 0; /* a time budget: */
+  p->min_time_s = 0.5;
   p->steps = 1000;
   p->group = 4;
   p->program = "noop";
@@ -58,14 +61,19 @@ weir_status weir_bench_check_scenarios(const char *list) {
 }
 
 weir_status weir_bench_check_params(const weir_bench_params *p) {
-  if (p->runs == 0 || p->steps == 0 || p->group == 0 || p->upload_count == 0 ||
+  if (p->runs == 0 && !(p->min_time_s > 0 && p->min_time_s <= 3600))
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
+                     "min-time %g s with runs 0: a time budget needs 0 < seconds <= 3600. Fix: "
+                     "give --min-time 0.5, or a run count with --runs N.",
+                     p->min_time_s);
+  if (p->steps == 0 || p->group == 0 || p->upload_count == 0 ||
       p->upload_bytes == 0 || p->buffer_bytes < 4 || p->readback_min == 0 ||
       p->readback_max < p->readback_min || p->copy_bytes == 0)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                     "runs %u, steps %llu, group %llu, upload %llu x %llu bytes, buffer "
+                     "steps %llu, group %llu, upload %llu x %llu bytes, buffer "
                      "%llu bytes, read-back %llu..%llu bytes, copy %llu bytes: each must be "
                      ">= 1 (buffer >= 4, read-back min <= max). Fix: raise the zero knob.",
-                     p->runs, (unsigned long long)p->steps, (unsigned long long)p->group,
+                     (unsigned long long)p->steps, (unsigned long long)p->group,
                      (unsigned long long)p->upload_count, (unsigned long long)p->upload_bytes,
                      (unsigned long long)p->buffer_bytes, (unsigned long long)p->readback_min,
                      (unsigned long long)p->readback_max, (unsigned long long)p->copy_bytes);
@@ -107,14 +115,16 @@ static weir_status add_case(case_list *list, weir_bench_results *results, bench_
   WEIR_TRY(weir_bench_results_add(results, &r));
   c->record = results->count - 1;
   snprintf(r->scenario, sizeof r->scenario, "%s", scenario);
-  c->wall = calloc(p->runs, sizeof *c->wall);
-  c->device = with_device ? calloc(p->runs, sizeof *c->device) : NULL;
+  /* A time budget picks the runs later: room for the most it may pick. */
+  size_t capacity = p->runs ? p->runs : WEIR_BENCH_MAX_RUNS;
+  c->wall = calloc(capacity, sizeof *c->wall);
+  c->device = with_device ? calloc(capacity, sizeof *c->device) : NULL;
   c->step_ns = with_device ? calloc((size_t)items, sizeof *c->step_ns) : NULL;
   if (!c->wall || (with_device && (!c->device || !c->step_ns)))
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                     "host memory for %u samples of %llu steps. Fix: lower --runs or "
+                     "host memory for %zu samples of %llu steps. Fix: lower --runs or "
                      "--steps.",
-                     p->runs, (unsigned long long)items);
+                     capacity, (unsigned long long)items);
   return WEIR_OK;
 }
 
@@ -154,33 +164,6 @@ static int is_dispatch(bench_kind k) {
   return k == BENCH_FENCE || k == BENCH_SEQUENCE || k == BENCH_REPEATED;
 }
 
-/* Rounds: in round r each case runs its warm-up runs and then its timed run r.
- * Interleaving makes clock drift hit every scenario alike; warming each case
- * right before its timed run means no scenario inherits a cache the previous
- * one evicted (a 64 MiB read-back before a 4 MiB upload, say). Odd rounds
- * run the cases in reverse order, so that of two neighbours neither is always
- * the one that follows a memory-heavy scenario. */
-static weir_status run_cases(bench_state *s, case_list *list, const weir_bench_params *p,
-                             const weir_bench_results *results) {
-  for (uint32_t r = 0; r < p->runs; ++r)
-    for (size_t k = 0; k < list->count; ++k) {
-      bench_case *c = &list->cases[r % 2 ? list->count - 1 - k : k];
-      uint64_t wall = 0, device = 0;
-      weir_status st = WEIR_OK;
-      for (uint32_t w = 0; st == WEIR_OK && w <= p->warmup; ++w)
-        st = weir_bench_case_run(s, c, &wall);
-      /* Without device time the trace's host spans come from the last run. */
-      if (st == WEIR_OK && !c->device && r + 1 == p->runs) st = weir_bench_case_wait(s, c);
-      if (st == WEIR_OK && c->device) st = weir_bench_case_timed(s, c, results->start_ns, &device);
-      if (st != WEIR_OK)
-        return weir_fail_context(st, "bench %s on %s", results->records[c->record].scenario,
-                                 weir_backend_id(s->backend));
-      c->wall[r] = wall;
-      if (c->device) c->device[r] = device;
-    }
-  return WEIR_OK;
-}
-
 static void fill_record(weir_bench_record *r, bench_case *c, const bench_state *s,
                         const weir_bench_params *p, const weir_device_info *info,
                         uint64_t start_ns) {
@@ -189,7 +172,7 @@ static void fill_record(weir_bench_record *r, bench_case *c, const bench_state *
   snprintf(r->device, sizeof r->device, "%s", info->name);
   r->timestamps_are_device = info->timestamps_are_device;
   r->warmup = p->warmup;
-  r->runs = p->runs;
+  r->runs = c->runs;
   r->items = c->items;
   r->bytes = c->bytes;
   r->stats = c->stats;
@@ -200,8 +183,8 @@ static void fill_record(weir_bench_record *r, bench_case *c, const bench_state *
     r->host_submit_ns = c->host_t1 - c->host_t0;
     r->host_wait_ns = c->host_t2 - c->host_t1;
   }
-  r->wall_samples = weir_bench_samples_copy(c->wall, p->runs); /* before the sort */
-  r->wall_ns = weir_bench_summarise(c->wall, p->runs);
+  r->wall_samples = weir_bench_samples_copy(c->wall, c->runs); /* before the sort */
+  r->wall_ns = weir_bench_summarise(c->wall, c->runs);
   if (is_dispatch(c->kind)) {
     snprintf(r->program, sizeof r->program, "%s", s->program->name);
     r->steps = c->kind == BENCH_REPEATED ? 1 : c->items;
@@ -220,8 +203,8 @@ static void fill_record(weir_bench_record *r, bench_case *c, const bench_state *
   }
   if (c->device) {
     r->has_device = 1;
-    r->device_samples = weir_bench_samples_copy(c->device, p->runs);
-    r->device_ns = weir_bench_summarise(c->device, p->runs);
+    r->device_samples = weir_bench_samples_copy(c->device, c->runs);
+    r->device_ns = weir_bench_summarise(c->device, c->runs);
     /* The trace keeps the latest timed run's steps; ownership moves to r. */
     r->trace_ns = c->step_ns;
     c->step_ns = NULL;
@@ -232,6 +215,87 @@ static void fill_record(weir_bench_record *r, bench_case *c, const bench_state *
     if (!r->trace_names) r->trace_count = 0;
     for (size_t i = 0; i < r->trace_count; ++i) r->trace_names[i] = s->program->name;
   }
+}
+
+/* One timed sample: the wall time of a run and, for a case with device
+ * time, the sum of a timed-dispatch run's step times. `last`: the case's
+ * final run (without device time the trace's host spans come from it). */
+static weir_status sample(bench_state *s, bench_case *c, uint64_t start_ns, int last) {
+  uint64_t wall = 0, device = 0;
+  WEIR_TRY(weir_bench_case_run(s, c, &wall));
+  if (!c->device && last) WEIR_TRY(weir_bench_case_wait(s, c));
+  if (c->device) WEIR_TRY(weir_bench_case_timed(s, c, start_ns, &device));
+  c->wall[c->runs] = wall;
+  if (c->device) c->device[c->runs] = device;
+  c->runs++;
+  return WEIR_OK;
+}
+
+/* A case whose runs are done: its record, and its line as it completes. */
+static void complete(bench_case *c, const bench_state *s, const weir_bench_params *p,
+                     const weir_device_info *info, weir_bench_results *results) {
+  weir_bench_record *r = &results->records[c->record];
+  fill_record(r, c, s, p, info, results->start_ns);
+  if (p->lines) {
+    weir_bench_print_line(r, p->lines);
+    fflush(p->lines);
+  }
+}
+
+static weir_status case_failed(weir_status st, const bench_case *c, const bench_state *s,
+                               const weir_bench_results *results) {
+  return weir_fail_context(st, "bench %s on %s", results->records[c->record].scenario,
+                           weir_backend_id(s->backend));
+}
+
+/* --runs N: rounds. In round r each case runs its warm-up runs and then its
+ * timed run r. Interleaving makes clock drift hit every scenario alike;
+ * warming each case right before its timed run means no scenario inherits a
+ * cache the previous one evicted (a 64 MiB read-back before a 4 MiB upload,
+ * say). Odd rounds run the cases in reverse order, so that of two neighbours
+ * neither is always the one that follows a memory-heavy scenario. A case is
+ * complete after its run in the last round. */
+static weir_status run_rounds(bench_state *s, case_list *list, const weir_bench_params *p,
+                              const weir_device_info *info, weir_bench_results *results) {
+  for (uint32_t r = 0; r < p->runs; ++r)
+    for (size_t k = 0; k < list->count; ++k) {
+      bench_case *c = &list->cases[r % 2 ? list->count - 1 - k : k];
+      uint64_t wall = 0;
+      weir_status st = WEIR_OK;
+      for (uint32_t w = 0; st == WEIR_OK && w < p->warmup; ++w)
+        st = weir_bench_case_run(s, c, &wall);
+      if (st == WEIR_OK) st = sample(s, c, results->start_ns, r + 1 == p->runs);
+      if (st != WEIR_OK) return case_failed(st, c, s, results);
+      if (r + 1 == p->runs) complete(c, s, p, info, results);
+    }
+  return WEIR_OK;
+}
+
+/* A time budget (runs 0): each case on its own, one after the other, so that
+ * it completes (and prints its line) before the next starts. Its warm-up
+ * runs, one timed run, then as many more as fill min_time_s at the first
+ * one's cost (its timed-dispatch run included), within
+ * WEIR_BENCH_MIN_RUNS..WEIR_BENCH_MAX_RUNS. */
+static weir_status run_budget(bench_state *s, case_list *list, const weir_bench_params *p,
+                              const weir_device_info *info, weir_bench_results *results) {
+  uint64_t budget = (uint64_t)(p->min_time_s * 1e9);
+  for (size_t k = 0; k < list->count; ++k) {
+    bench_case *c = &list->cases[k];
+    uint64_t wall = 0;
+    weir_status st = WEIR_OK;
+    for (uint32_t w = 0; st == WEIR_OK && w < p->warmup; ++w)
+      st = weir_bench_case_run(s, c, &wall);
+    uint64_t t0 = weir_bench_now_ns();
+    if (st == WEIR_OK) st = sample(s, c, results->start_ns, 0);
+    uint64_t cost = weir_bench_now_ns() - t0;
+    uint64_t n = cost ? (budget + cost - 1) / cost : WEIR_BENCH_MAX_RUNS;
+    if (n < WEIR_BENCH_MIN_RUNS) n = WEIR_BENCH_MIN_RUNS;
+    if (n > WEIR_BENCH_MAX_RUNS) n = WEIR_BENCH_MAX_RUNS;
+    while (st == WEIR_OK && c->runs < n) st = sample(s, c, results->start_ns, c->runs + 1 == n);
+    if (st != WEIR_OK) return case_failed(st, c, s, results);
+    complete(c, s, p, info, results);
+  }
+  return WEIR_OK;
 }
 
 static double per_item(const weir_bench_record *r) {
@@ -285,20 +349,24 @@ weir_status weir_bench_run_scenarios(const char *spec, const char *scenarios,
     st = weir_bench_state_init(&state, backend, params, disp, up,
                                selected(scenarios, "ranged-readback"), selected(scenarios, "copy"));
   if (st == WEIR_OK) st = build_cases(&list, results, scenarios, params, state.repeat);
-  if (st == WEIR_OK && progress)
+  if (st == WEIR_OK && progress && params->runs)
     fprintf(progress, "bench: %s (%s): %zu scenario runs x %u (each after %u warm-up)\n", info.spec,
             info.name, list.count, params->runs, params->warmup);
-  if (st == WEIR_OK) st = run_cases(&state, &list, params, results);
+  else if (st == WEIR_OK && progress)
+    fprintf(progress, "bench: %s (%s): %zu scenario runs one after another, each %u warm-up then "
+            "%g s of timed runs (%d to %d; --runs N for exactly N)\n", info.spec, info.name, list.count,
+            params->warmup, params->min_time_s, WEIR_BENCH_MIN_RUNS, WEIR_BENCH_MAX_RUNS);
+  if (st == WEIR_OK)
+    st = params->runs ? run_rounds(&state, &list, params, &info, results)
+                      : run_budget(&state, &list, params, &info, results);
   int verified = -1;
   if (st == WEIR_OK && disp && params->verify)
     st = weir_bench_verify_step(backend, &state.steps[0], params->buffer_bytes, results, progress,
                                 &verified);
   if (st == WEIR_OK) {
-    for (size_t i = 0; i < list.count; ++i) {
-      weir_bench_record *r = &results->records[list.cases[i].record];
-      fill_record(r, &list.cases[i], &state, params, &info, results->start_ns);
-      if (is_dispatch(list.cases[i].kind)) r->verified = verified;
-    }
+    /* The records were filled as their cases completed. */
+    for (size_t i = 0; i < list.count; ++i)
+      if (is_dispatch(list.cases[i].kind)) results->records[list.cases[i].record].verified = verified;
     add_ratios(results, first);
   } else {
     /* No half-filled records: drop this backend's. */

@@ -20,6 +20,7 @@ typedef struct bench_case {
   size_t record;     /* index into the results */
   uint64_t items;    /* dispatches / uploads / read-backs / copies per run */
   uint64_t bytes;    /* read-back or copy size */
+  uint32_t runs;     /* timed runs taken so far (samples in wall, device) */
   uint64_t *wall;    /* runs samples */
   uint64_t *device;  /* runs samples, dispatch kinds with device time only */
   uint64_t *step_ns; /* per-step times of the latest timed-dispatch run */

@@ -10,7 +10,7 @@ import sys
 weir, seqfile, outdir = sys.argv[1:4]
 os.makedirs(outdir, exist_ok=True)
 runs = {
-    "scenarios": [weir, "bench", "--backend", "cpu", "--program", "fill_u32", "--steps", "8",
+    "scenarios": [weir, "bench", "--backend", "cpu", "--all-scenarios", "--program", "fill_u32", "--steps", "8",
                   "--runs", "2", "--readback-max", "4K", "--copy-size", "64K",
                   "--upload-count", "2", "--quiet"],
     "seqfile": [weir, "bench", "run", seqfile, "--backend", "cpu", "--runs", "1", "--quiet"],
