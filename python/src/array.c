@@ -1,6 +1,7 @@
 /* weir.Array: a typed, strided view of a resident chunk on one backend.
  * The array holds one chunk reference and the chunk holds its backend
  * instance, so an array stays valid after its weir.Backend is closed. */
+#include <stdio.h>
 #include <string.h>
 
 #include "weirpy.h"
@@ -47,23 +48,74 @@ PyObject *weirpy_array_wrap(weirpy_Backend *backend, const weir_view *view, int 
   return (PyObject *)a;
 }
 
+/* "4096.0 GiB" (binary units, one decimal; bytes below 1 KiB). */
+static const char *format_gib(char *buf, size_t n, uint64_t bytes) {
+  static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+  if (bytes < 1024) {
+    snprintf(buf, n, "%llu bytes", (unsigned long long)bytes);
+    return buf;
+  }
+  /* GiB from 1 GiB up (what the reader compares with a device's memory). */
+  int u = bytes >= (1ull << 30) ? 2 : bytes >= (1ull << 20) ? 1 : 0;
+  snprintf(buf, n, "%.1f %s", (double)bytes / (double)(1ull << (10 * (u + 1))), units[u]);
+  return buf;
+}
+
+/* Out of memory, in Python terms: the call, the array's size, the device,
+ * its memory and what weir holds there; the C chain in .c_message. */
+static PyObject *raise_out_of_memory(weirpy_Backend *backend, weir_status status, const char *call,
+                                     int dtype, uint64_t bytes) {
+  char c_message[2048], need[32], total[32], held[32], free_text[32];
+  snprintf(c_message, sizeof c_message, "%s", weir_last_error());
+  weir_backend_stats stats;
+  memset(&stats, 0, sizeof stats);
+  weir_backend_get_stats(backend->backend, &stats);
+  const weir_device_info *info = &backend->info;
+  format_gib(need, sizeof need, bytes);
+  if (info->memory_bytes) {
+    uint64_t in_use = stats.resident_bytes < info->memory_bytes ? stats.resident_bytes : info->memory_bytes;
+    format_gib(total, sizeof total, info->memory_bytes);
+    format_gib(held, sizeof held, in_use);
+    format_gib(free_text, sizeof free_text, info->memory_bytes - in_use);
+    return weirpy_raise_c(status, c_message,
+                          "%s: the %s array needs %s (%llu bytes), more than device '%s' (%s) has "
+                          "free: %s of %s (weir arrays hold %s there). Fix: make the array "
+                          "smaller or split it into several, free arrays you no longer need on "
+                          "'%s' (del a), or put it on a device with more memory (weir.devices() "
+                          "lists them).",
+                          call, weirpy_dtypes[dtype].name, need, (unsigned long long)bytes,
+                          info->spec, info->name, free_text, total, held, info->spec);
+  }
+  return weirpy_raise_c(status, c_message,
+                        "%s: the %s array needs %s (%llu bytes) and device '%s' (%s) cannot hold "
+                        "it (it does not report its memory). Fix: make the array smaller or "
+                        "split it into several, or put it on a device with more memory "
+                        "(weir.devices() lists them).",
+                        call, weirpy_dtypes[dtype].name, need, (unsigned long long)bytes,
+                        info->spec, info->name);
+}
+
 PyObject *weirpy_array_alloc(weirpy_Backend *backend, int dtype, uint32_t ndim,
-                             const uint64_t *shape) {
+                             const uint64_t *shape, const char *call) {
   uint32_t item = weirpy_dtypes[dtype].dl.bits / 8u;
   uint64_t bytes = item;
+  if (!call) call = "weir.Array";
   for (uint32_t d = 0; d < ndim; ++d)
     if (__builtin_mul_overflow(bytes, shape[d], &bytes))
       return weirpy_raise_msg(WEIR_ERR_OUT_OF_RANGE,
-                              "the shape's byte size overflows 64 bits. Fix: a smaller shape.");
+                              "%s: the shape's byte size overflows 64 bits. Fix: a smaller shape.",
+                              call);
   weir_chunk *chunk = NULL;
   /* weir buffers hold at least one byte; an empty array keeps one. */
   weir_status status = weir_chunk_allocate(backend->backend, bytes ? bytes : 1, &chunk);
-  if (status != WEIR_OK) return weirpy_raise(status, NULL);
+  if (status == WEIR_ERR_OUT_OF_MEMORY)
+    return raise_out_of_memory(backend, status, call, dtype, bytes);
+  if (status != WEIR_OK) return weirpy_raise(status, call);
   weir_view view;
   status = weir_view_make(chunk, 0, item, ndim, shape, &view);
   if (status != WEIR_OK) {
     (void)weir_chunk_release(chunk);
-    return weirpy_raise(status, NULL);
+    return weirpy_raise(status, call);
   }
   return weirpy_array_wrap(backend, &view, dtype);
 }

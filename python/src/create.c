@@ -9,7 +9,7 @@
 
 /* Fills with one element's bytes: in place on the host, else one upload of
  * a host block (weir has no generic fill for every width). */
-static int fill(weirpy_Array *a, const unsigned char *element) {
+static int fill(weirpy_Array *a, const unsigned char *element, const char *call) {
   uint64_t bytes = weirpy_array_nbytes(a);
   uint32_t item = a->view.element_bytes;
   if (bytes == 0) return 0;
@@ -30,7 +30,7 @@ static int fill(weirpy_Array *a, const unsigned char *element) {
   weir_upload_item up = {weir_chunk_buffer(a->view.chunk), a->view.byte_offset, block, bytes};
   weir_status status = weir_upload_at_many(a->wb, &up, 1);
   free(block);
-  return status == WEIR_OK ? 0 : weirpy_fail(status, NULL);
+  return status == WEIR_OK ? 0 : weirpy_fail(status, call);
 }
 
 /* shape, dtype="float64", *, device=None */
@@ -56,8 +56,20 @@ static PyObject *make(PyObject *args, PyObject *kwargs, const char *fname, int w
   if (value && weirpy_dtype_pack(dtype, value, element) < 0) return NULL;
   weirpy_Backend *backend = weirpy_backend_resolve(device);
   if (!backend) return NULL;
-  PyObject *a = weirpy_array_alloc(backend, dtype, ndim, shape);
-  if (a && (zero || value) && fill((weirpy_Array *)a, element) < 0) Py_CLEAR(a);
+  /* The call as the user wrote it, for messages: weir.zeros((4, 5), dtype='float32'). */
+  PyObject *dev = device != Py_None ? PyUnicode_FromFormat(", device=%R", device)
+                                     : PyUnicode_FromString("");
+  PyObject *call = !dev ? NULL
+                   : value ? PyUnicode_FromFormat("weir.%s(%R, %R, dtype='%s'%U)", fname, shape_obj,
+                                                  value, weirpy_dtypes[dtype].name, dev)
+                           : PyUnicode_FromFormat("weir.%s(%R, dtype='%s'%U)", fname, shape_obj,
+                                                  weirpy_dtypes[dtype].name, dev);
+  Py_XDECREF(dev);
+  const char *call_text = call ? PyUnicode_AsUTF8AndSize(call, NULL) : NULL;
+  if (!call_text) PyErr_Clear();
+  PyObject *a = weirpy_array_alloc(backend, dtype, ndim, shape, call_text ? call_text : fname);
+  if (a && (zero || value) && fill((weirpy_Array *)a, element, call_text) < 0) Py_CLEAR(a);
+  Py_XDECREF(call);
   return a;
 }
 
@@ -217,7 +229,7 @@ static PyObject *from_buffer(PyObject *obj, weirpy_Backend *backend) {
   }
   uint64_t shape[WEIR_VIEW_MAX_DIMS];
   for (int d = 0; d < v->ndim; ++d) shape[d] = (uint64_t)v->shape[d];
-  result = weirpy_array_alloc(backend, dtype, (uint32_t)v->ndim, shape);
+  result = weirpy_array_alloc(backend, dtype, (uint32_t)v->ndim, shape, "weir.asarray");
   if (!result) goto fail;
   weirpy_Array *a = (weirpy_Array *)result;
   char *host = weirpy_array_host_ptr(a);
@@ -255,7 +267,8 @@ static PyObject *move_to(weirpy_Array *src, weirpy_Backend *backend) {
   if (src->wb == backend->backend) return Py_NewRef((PyObject *)src);
   if (src->is_host && backend->is_host) /* another cpu:N: the same memory, no copy */
     return weirpy_import_dlpack((PyObject *)src, backend);
-  PyObject *dst = weirpy_array_alloc(backend, src->dtype, src->view.ndim, src->view.shape);
+  PyObject *dst = weirpy_array_alloc(backend, src->dtype, src->view.ndim, src->view.shape,
+                                     "weir.asarray");
   if (dst && weirpy_copy_arrays((weirpy_Array *)dst, src) < 0) Py_CLEAR(dst);
   return dst;
 }
@@ -302,7 +315,7 @@ PyObject *weirpy_copy(PyObject *module, PyObject *args, PyObject *kwargs) {
     }
     weirpy_Array *s = (weirpy_Array *)src;
     PyObject *dst = weirpy_array_alloc((weirpy_Backend *)s->owner, s->dtype, s->view.ndim,
-                                       s->view.shape);
+                                       s->view.shape, "weir.copy");
     if (dst && weirpy_copy_arrays((weirpy_Array *)dst, s) < 0) Py_CLEAR(dst);
     return dst;
   }

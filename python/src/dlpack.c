@@ -250,7 +250,8 @@ PyObject *weirpy_import_dlpack(PyObject *obj, weirpy_Backend *backend) {
     /* No elements: nothing to share (weir buffers hold at least one byte,
      * and the data pointer may be NULL), so a new empty array of the same
      * shape, as weir.zeros((0, 3)) gives; the producer's tensor is done with. */
-    PyObject *a = weirpy_array_alloc(backend, dtype, (uint32_t)t->dl_tensor.ndim, shape);
+    PyObject *a = weirpy_array_alloc(backend, dtype, (uint32_t)t->dl_tensor.ndim, shape,
+                                     "weir.from_dlpack");
     if (a && PyCapsule_SetName(capsule, USED) == 0) {
       if (t->deleter) t->deleter(t);
     } else {

@@ -130,7 +130,7 @@ static PyObject *holds_array(weirpy_Backend *host, uint32_t *data, uint64_t coun
   if (count == 0) {
     free(data);
     uint64_t zero = 0;
-    return weirpy_array_alloc(host, 9 /* uint32 */, 1, &zero);
+    return weirpy_array_alloc(host, 9 /* uint32 */, 1, &zero, "weir.ifds");
   }
   weir_view view;
   weir_status status = weir_chunk_import_external(host->backend, data, count * 4, free, data,

@@ -23,8 +23,12 @@ int weirpy_errors_init(PyObject *module);
 PyObject *weirpy_raise(weir_status status, const char *what);
 /* The same as an int -1, for int-returning helpers. */
 int weirpy_fail(weir_status status, const char *what);
-/* Raises the subclass of `status` with a message of our own. */
+/* Raises the subclass of `status` with a message of our own (.c_message None). */
 PyObject *weirpy_raise_msg(weir_status status, const char *fmt, ...);
+/* The same, keeping weir's C message chain `c_message` in .c_message. */
+PyObject *weirpy_raise_c(weir_status status, const char *c_message, const char *fmt, ...);
+/* weir's C message without the C functions that prefix it as context. */
+const char *weirpy_c_message_body(const char *message);
 /* A failed weir_backend_open(spec): weir.CudaUnavailable / weir.VulkanUnavailable
  * (subclasses of weir.Unavailable) for those backends, else as weirpy_fail. */
 int weirpy_fail_open(weir_status status, const char *spec);
@@ -82,9 +86,11 @@ int weirpy_array_init(PyObject *module);
 
 /* Takes over the view's chunk reference (released on failure too). */
 PyObject *weirpy_array_wrap(weirpy_Backend *backend, const weir_view *view, int dtype);
-/* A new compact array (contents unspecified). */
+/* A new compact array (contents unspecified). `call` names the Python call
+ * it is made for in a failure's message ("weir.zeros((4, 5), dtype='float32')"),
+ * e.g. out of memory: the size in GiB, the device and what it has free. */
 PyObject *weirpy_array_alloc(weirpy_Backend *backend, int dtype, uint32_t ndim,
-                             const uint64_t *shape);
+                             const uint64_t *shape, const char *call);
 /* Host address of the first element; NULL (no exception) when not host. */
 char *weirpy_array_host_ptr(weirpy_Array *a);
 uint64_t weirpy_array_nbytes(const weirpy_Array *a);

@@ -21,6 +21,39 @@ def test_import_and_errors_carry_weirs_message():
     assert weir.Unavailable.status == "WEIR_ERR_UNAVAILABLE"
 
 
+def test_out_of_memory_speaks_python_and_keeps_the_c_chain():
+    # issue 27 item 3: the call, the size in GiB, the device and what it has
+    # free, and a Fix; libweir's chain of C calls only in .c_message.
+    with pytest.raises(weir.OutOfMemory) as e:
+        weir.zeros((1 << 40,), "float32")
+    msg = str(e.value)
+    assert msg.startswith("weir.zeros((1099511627776,), dtype='float32'): "), msg
+    assert "4096.0 GiB" in msg and "device 'cpu:0'" in msg and " free" in msg
+    assert "Fix: " in msg and e.value.fix and msg.endswith(e.value.fix)
+    assert "weir_chunk_allocate" not in msg and "weir_allocate" not in msg
+    assert e.value.c_message.startswith("weir_chunk_allocate(4398046511104 bytes): weir_allocate: ")
+    assert isinstance(e.value, MemoryError) and e.value.status == "WEIR_ERR_OUT_OF_MEMORY"
+    # full(), a device given, a list for a shape: the call as written.
+    with pytest.raises(weir.OutOfMemory) as e:
+        weir.full([1 << 36, 2], 3, dtype="int8", device="cpu:1")
+    assert str(e.value).startswith("weir.full([68719476736, 2], 3, dtype='int8', device='cpu:1'): ")
+    assert "128.0 GiB" in str(e.value) and "'cpu:1'" in str(e.value)
+
+
+def test_every_error_carries_c_message_and_fix():
+    # From libweir: .c_message is its whole message, str() has no C prefixes.
+    with pytest.raises(weir.IOFailure) as e:
+        weir.ifds.load("/nonexistent/weir-issue-27.ifds")
+    assert e.value.c_message and "cannot open the problem file" in e.value.c_message
+    assert e.value.fix and "Fix: " + e.value.fix in str(e.value)
+    assert not str(e.value).startswith("weir_")
+    # The extension's own messages: c_message None, fix still set.
+    with pytest.raises(weir.Unsupported) as e:
+        np.asarray(weir.full(3, 1.5, dtype="bfloat16"))
+    assert e.value.c_message is None and e.value.fix
+    assert weir.Error.c_message is None and weir.Error.fix is None
+
+
 def test_gpu_backends_that_cannot_open_say_which():
     specs = {d["spec"] for d in weir.devices() if d.get("available", True)}
     # A device index no machine has: with Vulkan devices here a wrong spec
