@@ -295,8 +295,78 @@ static PyGetSetDef array_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* No arithmetic, by design: a weir.Array is a resident container that the
+ * array libraries read without a copy. Operators raise a TypeError that says
+ * so and gives the idioms; with a foreign array on the other side (numpy,
+ * cupy: __array_ufunc__; torch: __torch_function__) they return
+ * NotImplemented so that library's reflected operator computes (a + x, x + a
+ * with x a numpy array work as before). */
+static int foreign_array(PyObject *o) {
+  if (weirpy_Array_Check(o)) return 0;
+  return PyObject_HasAttrString(o, "__array_ufunc__") ||
+         PyObject_HasAttrString(o, "__torch_function__");
+}
+
+static PyObject *no_arithmetic(const char *op) {
+  PyErr_Format(PyExc_TypeError,
+               "weir.Array has no arithmetic (%s): it is a resident container that numpy, torch "
+               "and cupy read without a copy. Fix: compute there, e.g. np.asarray(a) + 1 (host "
+               "arrays), torch.from_dlpack(a), cupy.from_dlpack(a) (CUDA arrays); "
+               "weir.asarray(result, device=a.device) puts a result back (docs/python.md, "
+               "\"Arrays have no operators\").",
+               op);
+  return NULL;
+}
+
+#define WEIRPY_BINARY(name, op)                                              \
+  static PyObject *name(PyObject *x, PyObject *y) {                         \
+    if (foreign_array(x) || foreign_array(y)) Py_RETURN_NOTIMPLEMENTED;     \
+    return no_arithmetic(op);                                               \
+  }
+WEIRPY_BINARY(array_add, "+")
+WEIRPY_BINARY(array_sub, "-")
+WEIRPY_BINARY(array_mul, "*")
+WEIRPY_BINARY(array_truediv, "/")
+WEIRPY_BINARY(array_floordiv, "//")
+WEIRPY_BINARY(array_mod, "%")
+WEIRPY_BINARY(array_matmul, "@")
+WEIRPY_BINARY(array_and, "&")
+WEIRPY_BINARY(array_or, "|")
+WEIRPY_BINARY(array_xor, "^")
+WEIRPY_BINARY(array_lshift, "<<")
+WEIRPY_BINARY(array_rshift, ">>")
+#undef WEIRPY_BINARY
+
+static PyObject *array_pow(PyObject *x, PyObject *y, PyObject *z) {
+  if (foreign_array(x) || foreign_array(y)) Py_RETURN_NOTIMPLEMENTED;
+  return no_arithmetic("**");
+}
+static PyObject *array_neg(PyObject *x) { return no_arithmetic("unary -"); }
+static PyObject *array_pos(PyObject *x) { return no_arithmetic("unary +"); }
+static PyObject *array_abs(PyObject *x) { return no_arithmetic("abs()"); }
+static PyObject *array_invert(PyObject *x) { return no_arithmetic("~"); }
+
 static PyType_Slot array_slots[] = {
-    {Py_tp_doc, "A resident array; make one with weir.zeros / empty / full / asarray."},
+    {Py_nb_add, array_add},
+    {Py_nb_subtract, array_sub},
+    {Py_nb_multiply, array_mul},
+    {Py_nb_true_divide, array_truediv},
+    {Py_nb_floor_divide, array_floordiv},
+    {Py_nb_remainder, array_mod},
+    {Py_nb_matrix_multiply, array_matmul},
+    {Py_nb_and, array_and},
+    {Py_nb_or, array_or},
+    {Py_nb_xor, array_xor},
+    {Py_nb_lshift, array_lshift},
+    {Py_nb_rshift, array_rshift},
+    {Py_nb_power, array_pow},
+    {Py_nb_negative, array_neg},
+    {Py_nb_positive, array_pos},
+    {Py_nb_absolute, array_abs},
+    {Py_nb_invert, array_invert},
+    {Py_tp_doc, "A resident array; make one with weir.zeros / empty / full / asarray. No "
+                "operators: compute with numpy, torch or cupy on it without a copy "
+                "(np.asarray(a), torch.from_dlpack(a), cupy.from_dlpack(a))."},
     {Py_tp_dealloc, array_dealloc},
     {Py_tp_methods, array_methods},
     {Py_tp_getset, array_getset},

@@ -1,6 +1,7 @@
 """Arrays, dtypes, the buffer protocol and host/device moves."""
 import ctypes
 import gc
+import pathlib
 
 import numpy as np
 import pytest
@@ -52,6 +53,25 @@ def test_every_error_carries_c_message_and_fix():
         np.asarray(weir.full(3, 1.5, dtype="bfloat16"))
     assert e.value.c_message is None and e.value.fix
     assert weir.Error.c_message is None and weir.Error.fix is None
+
+
+def test_arrays_have_no_operators_and_say_what_to_use():
+    # issue 27 item 4: no arithmetic by design; the TypeError and the docs
+    # give the one-line idioms.
+    a = weir.zeros(3, "float64")
+    idioms = r"np\.asarray\(a\).*torch\.from_dlpack\(a\).*cupy\.from_dlpack\(a\)"
+    for op in (lambda: a + a, lambda: a * 2, lambda: 2 - a, lambda: -a, lambda: a @ a,
+               lambda: a ** 2):
+        with pytest.raises(TypeError, match=idioms):
+            op()
+    # A numpy array on the other side: numpy's operator computes, as before.
+    assert (a + np.ones(3) == 1).all() and (np.ones(3) + a == 1).all()
+    root = pathlib.Path(__file__).resolve().parents[2]
+    for doc in (root / "README.md", root / "docs" / "python.md"):
+        text = doc.read_text()
+        assert "no operators" in text, doc
+        for idiom in ("np.asarray(a)", "torch.from_dlpack(a)", "cupy.from_dlpack(a)"):
+            assert idiom in text, (doc, idiom)
 
 
 def test_gpu_backends_that_cannot_open_say_which():
