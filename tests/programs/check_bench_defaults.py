@@ -32,7 +32,7 @@ def scenario_lines(text):
 
 # 1. The default: the three dispatch scenarios of the program, each under the
 #    time budget (a short one here), one line each before the table.
-p = run("--backend", "cpu", "--program", "fill_u32", "--min-time", "0.02")
+p = run("--backend", "cpu", "--program", "fill_u32", "--steps", "50", "--min-time", "0.02")
 got, table = scenario_lines(p.stdout)
 if [name for _, name, _ in got] != DISPATCH:
     failures.append(f"default scenarios {[n for _, n, _ in got]}, expected {DISPATCH}:\n{p.stdout}")
@@ -65,7 +65,7 @@ if len(got) != 9:
     failures.append(f"--json -: expected 9 scenario lines on stderr, got {len(got)}:\n{p.stderr}")
 
 # 3. --quiet: no lines, the table stays; a time budget's runs in the JSON.
-p = run("--backend", "cpu", "--scenario", "sequence", "--min-time", "0.01", "--quiet")
+p = run("--backend", "cpu", "--scenario", "sequence", "--steps", "50", "--min-time", "0.01", "--quiet")
 if scenario_lines(p.stdout)[0] or "backend " not in p.stdout:
     failures.append(f"--quiet: lines printed or no table:\n{p.stdout}")
 
