@@ -263,6 +263,7 @@ struct weir_llvm_ctx {
   uint8_t *holder_state;         /* [memory objects] uaf: 0 no holder, 1 one function's locals, 2 other memory */
   uint32_t *holder_loc;          /* [memory objects] uaf: the one location that may hold a pointer to it (NONE: none, NONE - 1: several) */
   struct weir_llvm_param_reads *param_reads; /* uninit: reads through parameters per function (analyses/paramref.c) */
+  struct weir_llvm_ranges *ranges; /* uninit: element ranges of array accesses (analyses/ranges.c) */
   weir_llvm_map libcall_index;   /* callee -> index into libcalls */
   weir_llvm_libcall *libcalls;
   size_t libcall_count, libcall_cap;
@@ -319,6 +320,21 @@ int weir_llvm_written_before_escape(weir_llvm_ctx *ctx, LLVMValueRef pointer, ui
  * (analyses/paramref.c); 1 for anything else. */
 int weir_llvm_call_may_read(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, uint32_t location);
 void weir_llvm_param_reads_free(weir_llvm_ctx *ctx);
+/* Element ranges of array accesses (analyses/ranges.c, uninit): finds the
+ * loads and stores whose elements are known (constant indices, loops with
+ * constant bounds) and makes a second fact of kind `fact_kind`, U_all, for
+ * every cell that has a store of part of it. */
+typedef struct weir_llvm_ranges weir_llvm_ranges;
+void weir_llvm_ranges_build(weir_llvm_ctx *ctx, uint32_t fact_kind);
+void weir_llvm_ranges_free(weir_llvm_ctx *ctx);
+/* The cell's U_all fact ("no element written yet"), 0 when it has none. */
+uint32_t weir_llvm_ranges_twin(const weir_llvm_ctx *ctx, uint32_t location);
+/* Whether a store writes part of its cell only (it clears U_all, not U). */
+int weir_llvm_ranges_partial_store(const weir_llvm_ctx *ctx, LLVMValueRef store);
+/* Whether a load of `location` reads elements the cell's partial stores do
+ * not cover (checked against U, not U_all); appends why to `note`. */
+int weir_llvm_ranges_uncovered_read(const weir_llvm_ctx *ctx, LLVMValueRef load, uint32_t location,
+                                    weir_llvm_text *note);
 /* On a loop's exit edge `term` -> `succ`, kills U of the array cells the
  * loop's blocks store into (analyses/loopfill.c). */
 void weir_llvm_loop_exit_fills(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, weir_llvm_flow *flow);

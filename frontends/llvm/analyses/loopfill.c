@@ -108,7 +108,10 @@ static void kill_filled(weir_llvm_ctx *ctx, cfg *g, uint8_t bit, weir_llvm_flow 
       if (weir_llvm_pts(ctx, LLVMGetOperand(i, 1), &locs) != 1 || !ctx->loc_fact[locs[0]]) continue;
       const weir_llvm_object *o =
           weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, locs[0]).object);
-      if (o->is_array) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[0]]);
+      if (!o->is_array) continue;
+      /* a store of part of the array (ranges.c) clears U_all only */
+      weir_llvm_flow_kill(flow, weir_llvm_ranges_twin(ctx, locs[0]));
+      if (!weir_llvm_ranges_partial_store(ctx, i)) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[0]]);
     }
   }
 }

@@ -12,6 +12,11 @@
  *   as for library writes).
  * - On the edge that leaves a loop, the arrays the loop stores into count
  *   as written (analyses/loopfill.c: the zero-iteration path).
+ * - Arrays written in part (analyses/ranges.c): a cell with stores of a
+ *   known element range smaller than the array has a second fact, U_all
+ *   ("no element written yet"); such a store clears U_all only, every
+ *   other transfer treats U and U_all alike. A read with a range that the
+ *   partial stores do not cover checks U, every other read U_all.
  * - A read through a pointer other than a local's own alloca skips the
  *   fields written before every escape of the local's address
  *   (analyses/escape.c: `if (c) { memcpy(&v, ...); p = &v; }`, then `*p`).
@@ -40,7 +45,7 @@
 
 #include "frontends/llvm/internal.h"
 
-enum { FACT_VALUE = 0, FACT_LOCATION = 1, FACT_RETURN = 2 };
+enum { FACT_VALUE = 0, FACT_LOCATION = 1, FACT_RETURN = 2, FACT_LOCATION_ALL = 3 };
 
 static uint32_t val(const weir_llvm_ctx *ctx, LLVMValueRef v) {
   uint32_t vid = weir_llvm_vid(ctx, v);
@@ -61,6 +66,32 @@ static int starts_uninitialised(const weir_llvm_ctx *ctx, const weir_llvm_object
 
 static void number(weir_llvm_ctx *ctx) {
   weir_llvm_number_common(ctx, FACT_VALUE, FACT_LOCATION, FACT_RETURN, starts_uninitialised);
+  if (!ctx->failed) weir_llvm_ranges_build(ctx, FACT_LOCATION_ALL);
+}
+
+/* A location's facts: U, and U_all where the cell has stores of part of it
+ * (analyses/ranges.c); every transfer but a partial store treats the two
+ * alike. */
+static uint32_t all_of(const weir_llvm_ctx *ctx, uint32_t location) {
+  uint32_t twin = weir_llvm_ranges_twin(ctx, location);
+  return twin ? twin : ctx->loc_fact[location];
+}
+
+static void loc_gen(weir_llvm_ctx *ctx, uint32_t location, weir_llvm_flow *flow) {
+  weir_llvm_flow_gen(flow, ctx->loc_fact[location]);
+  weir_llvm_flow_gen(flow, weir_llvm_ranges_twin(ctx, location));
+}
+
+static void loc_kill(weir_llvm_ctx *ctx, uint32_t location, weir_llvm_flow *flow) {
+  weir_llvm_flow_kill(flow, ctx->loc_fact[location]);
+  weir_llvm_flow_kill(flow, weir_llvm_ranges_twin(ctx, location));
+}
+
+/* The state of `from` moves to `to` (a copy, a call's way in or out). */
+static void loc_pair(weir_llvm_ctx *ctx, uint32_t from, uint32_t to, weir_llvm_flow *flow) {
+  weir_llvm_flow_pair(flow, ctx->loc_fact[from], ctx->loc_fact[to]);
+  if (weir_llvm_ranges_twin(ctx, from) || weir_llvm_ranges_twin(ctx, to))
+    weir_llvm_flow_pair(flow, all_of(ctx, from), all_of(ctx, to));
 }
 
 static void describe(weir_llvm_ctx *ctx, uint32_t fact, weir_llvm_text *out) {
@@ -69,7 +100,8 @@ static void describe(weir_llvm_ctx *ctx, uint32_t fact, weir_llvm_text *out) {
     size_t length = 0;
     const char *name = LLVMGetValueName2(ctx->fns[id].fn, &length);
     weir_llvm_text_printf(out, "uninit return of %.*s", (int)length, name);
-  } else if (kind == FACT_LOCATION) {
+  } else if (kind == FACT_LOCATION || kind == FACT_LOCATION_ALL) {
+    if (kind == FACT_LOCATION_ALL) weir_llvm_text_put(out, "no element written of ", 22);
     weir_llvm_text_put(out, "uninit memory ", 14);
     weir_llvm_memory_describe(ctx->memory, id, out);
   } else {
@@ -87,9 +119,8 @@ static void object_facts(weir_llvm_ctx *ctx, uint32_t object, int generate, weir
   if (object == WEIR_LLVM_NONE) return;
   const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
   for (uint32_t k = 0; k < o->location_count; ++k) {
-    uint32_t fact = ctx->loc_fact[o->first_location + k];
-    if (generate) weir_llvm_flow_gen(flow, fact);
-    else weir_llvm_flow_kill(flow, fact);
+    if (generate) loc_gen(ctx, o->first_location + k, flow);
+    else loc_kill(ctx, o->first_location + k, flow);
   }
 }
 
@@ -133,7 +164,7 @@ static void initialise(weir_llvm_ctx *ctx, LLVMValueRef pointer, int depth, weir
     uint32_t first, end;
     weir_llvm_block(ctx, locs.v[k], &first, &end);
     if (!whole && weir_llvm_memory_location(ctx->memory, first).offset != 0) end = first + 1;
-    for (uint32_t l = first; l < end; ++l) weir_llvm_flow_kill(flow, ctx->loc_fact[l]);
+    for (uint32_t l = first; l < end; ++l) loc_kill(ctx, l, flow);
   }
   if (locs.failed) ctx->failed = 1;
   weir_llvm_vec_free(&locs);
@@ -163,8 +194,7 @@ static void allocation(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *fl
     const uint32_t *locs = NULL;
     size_t n = weir_llvm_pts(ctx, LLVMGetOperand(call, 0), &locs);
     for (size_t k = 0; k < n; ++k)
-      for (uint32_t j = 0; j < o->location_count; ++j)
-        weir_llvm_flow_pair(flow, ctx->loc_fact[locs[k]], ctx->loc_fact[o->first_location + j]);
+      for (uint32_t j = 0; j < o->location_count; ++j) loc_pair(ctx, locs[k], o->first_location + j, flow);
   }
 }
 
@@ -186,7 +216,7 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
     for (size_t k = 0; k < n; ++k) {
       uint32_t first, end;
       weir_llvm_block(ctx, locs[k], &first, &end);
-      for (uint32_t l = first; l < end; ++l) weir_llvm_flow_kill(flow, ctx->loc_fact[l]);
+      for (uint32_t l = first; l < end; ++l) loc_kill(ctx, l, flow);
     }
   }
   if (model->copy_from < args && model->copy_to < args) {
@@ -204,20 +234,29 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
     /* One destination (or locals of different functions): a strong update,
      * its old state is replaced by the source's. */
     if (strong_targets(ctx, to, nt)) initialise(ctx, LLVMGetOperand(call, model->copy_to), 0, flow);
-    for (size_t k = 0; k + 1 < pairs.n; k += 2)
-      weir_llvm_flow_pair(flow, ctx->loc_fact[pairs.v[k]], ctx->loc_fact[pairs.v[k + 1]]);
+    for (size_t k = 0; k + 1 < pairs.n; k += 2) loc_pair(ctx, pairs.v[k], pairs.v[k + 1], flow);
     if (pairs.failed) ctx->failed = 1;
     weir_llvm_vec_free(&pairs);
   }
   allocation(ctx, call, flow);
 }
 
+/* A store to part of an array (analyses/ranges.c) clears U_all only:
+ * the elements it does not write keep U. */
 static void store(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
   const uint32_t *locs = NULL;
   size_t n = weir_llvm_pts(ctx, LLVMGetOperand(inst, 1), &locs);
+  int partial = weir_llvm_ranges_partial_store(ctx, inst);
   if (strong_targets(ctx, locs, n))
-    for (size_t k = 0; k < n; ++k) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[k]]);
-  for (size_t k = 0; k < n; ++k) undefined_from(ctx, LLVMGetOperand(inst, 0), ctx->loc_fact[locs[k]], flow);
+    for (size_t k = 0; k < n; ++k) {
+      if (partial) weir_llvm_flow_kill(flow, weir_llvm_ranges_twin(ctx, locs[k]));
+      else loc_kill(ctx, locs[k], flow);
+    }
+  for (size_t k = 0; k < n; ++k) {
+    undefined_from(ctx, LLVMGetOperand(inst, 0), ctx->loc_fact[locs[k]], flow);
+    uint32_t twin = weir_llvm_ranges_twin(ctx, locs[k]);
+    if (twin) undefined_from(ctx, LLVMGetOperand(inst, 0), twin, flow);
+  }
 }
 
 /* Operands that build an aggregate start from undef by design. */
@@ -319,7 +358,7 @@ static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow
     const uint32_t *locs = NULL;
     size_t m = weir_llvm_memory_mod(ctx->memory, ctx->fns[procs[p]].fn, &locs);
     for (size_t k = 0; k < m; ++k)
-      if (weir_llvm_call_may_touch(ctx, call, reach, locs[k])) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[k]]);
+      if (weir_llvm_call_may_touch(ctx, call, reach, locs[k])) loc_kill(ctx, locs[k], flow);
     const uint32_t *objects = NULL;
     m = weir_llvm_memory_allocs(ctx->memory, ctx->fns[procs[p]].fn, &objects);
     for (size_t k = 0; k < m; ++k) object_facts(ctx, objects[k], 0, flow);
@@ -337,7 +376,7 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
   size_t refs = weir_llvm_memory_ref(ctx->memory, fn, &ref);
   for (size_t j = 0; j < refs; ++j)
     if (weir_llvm_call_may_touch(ctx, call, reach, ref[j]) && weir_llvm_call_may_read(ctx, call, proc, ref[j]))
-      weir_llvm_flow_pair(call_flow, ctx->loc_fact[ref[j]], ctx->loc_fact[ref[j]]);
+      loc_pair(ctx, ref[j], ref[j], call_flow);
   if (ctx->fns[proc].ret_fact) weir_llvm_flow_pair(ret_flow, ctx->fns[proc].ret_fact, val(ctx, call));
   /* Blocks the callee allocates come back as they are at its exit (the
    * call-to-return edge killed them: the callee made them anew). */
@@ -346,7 +385,7 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
   for (size_t j = 0; j < n; ++j) {
     const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, objects[j]);
     for (uint32_t l = o->first_location; l < o->first_location + o->location_count; ++l)
-      weir_llvm_flow_pair(ret_flow, ctx->loc_fact[l], ctx->loc_fact[l]);
+      loc_pair(ctx, l, l, ret_flow);
   }
 }
 
@@ -370,18 +409,26 @@ static void check_memory(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, L
   const uint32_t *locs = NULL;
   size_t n = weir_llvm_pts(ctx, pointer, &locs);
   for (size_t k = 0; k < n; ++k) {
-    uint32_t fact = ctx->loc_fact[locs[k]];
-    if (!fact || weir_llvm_written_before_escape(ctx, pointer, locs[k])) continue;
-    weir_llvm_text what = {0}, note = {0}, message = {0};
+    if (!ctx->loc_fact[locs[k]] || weir_llvm_written_before_escape(ctx, pointer, locs[k])) continue;
+    weir_llvm_text what = {0}, note = {0}, message = {0}, range = {0};
+    /* An array read: U where it reaches elements no partial store writes,
+     * else U_all (one written element counts for all, ranges.c). */
+    uint32_t fact = !reader && weir_llvm_ranges_uncovered_read(ctx, inst, locs[k], &range) ? ctx->loc_fact[locs[k]]
+                                                                                           : all_of(ctx, locs[k]);
     weir_llvm_access_words(ctx, pointer, reader != NULL, locs[k], &what, &note);
+    if (range.n) {
+      if (note.n) weir_llvm_text_put(&note, "; ", 2);
+      weir_llvm_text_put(&note, range.p, range.n);
+    }
     if (reader) weir_llvm_text_printf(&message, "'%s' reads '%s', which may be uninitialized", reader, what.p);
     else weir_llvm_text_printf(&message, "'%s' may be used uninitialized", what.p);
     if (note.n) weir_llvm_text_printf(&message, " (%s)", note.p);
-    if (what.failed || note.failed || message.failed) ctx->failed = 1;
+    if (what.failed || note.failed || message.failed || range.failed) ctx->failed = 1;
     else add(ctx, node, inst, &fact, 1, message.p);
     weir_llvm_text_free(&what);
     weir_llvm_text_free(&note);
     weir_llvm_text_free(&message);
+    weir_llvm_text_free(&range);
   }
 }
 

@@ -301,6 +301,7 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   free(ctx->holder_state);
   free(ctx->holder_loc);
   weir_llvm_param_reads_free(ctx);
+  weir_llvm_ranges_free(ctx);
   free(ctx->libcalls);
   weir_llvm_vec_free(&ctx->global_objects);
   weir_llvm_reach_free(ctx);
