@@ -107,7 +107,10 @@ void weir_llvm_access_words(const weir_llvm_ctx *ctx, LLVMValueRef pointer, int 
   if (as_argument) weir_llvm_memory_describe_object(ctx->memory, location, &name); /* a call gets the block */
   else weir_llvm_memory_describe(ctx->memory, location, &name);
   if (weir_llvm_memory_access_name(ctx->memory, pointer, as_argument, what)) {
-    if (name.p && strcmp(name.p, what->p) != 0) weir_llvm_text_put(note, name.p, name.n);
+    /* "a[]" or "s.len" already says "a" or "s": no note of it */
+    int named = name.p && strncmp(name.p, what->p, name.n) == 0 &&
+                (what->p[name.n] == '\0' || what->p[name.n] == '[' || what->p[name.n] == '.');
+    if (name.p && !named) weir_llvm_text_put(note, name.p, name.n);
   } else {
     weir_llvm_text_put(what, name.p ? name.p : "?", name.p ? name.n : 1);
   }

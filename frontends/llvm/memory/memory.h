@@ -135,6 +135,9 @@ void weir_llvm_memory_argv(const weir_llvm_memory *memory, uint32_t *array_locat
  * holds, from llvm.dbg.declare or, at -O2, the dbg.value of a load of the
  * whole slot; NULL when debug info does not say (names.c). */
 LLVMValueRef weir_llvm_alloca_variable(LLVMValueRef alloca);
+/* Whether an alloca is C's alloca() or a VLA rather than a declared
+ * variable: a count other than the constant 1, or outside the entry block. */
+int weir_llvm_dynamic_alloca(LLVMValueRef alloca);
 
 /* Appends the name of a location in C words, from debug info (names.c):
  * "buf", "s.len", "a.in[2]", "len of the block from malloc in f at x.c:12",

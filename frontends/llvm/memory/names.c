@@ -468,3 +468,10 @@ int weir_llvm_memory_access_name(const weir_llvm_memory *m, LLVMValueRef pointer
   weir_llvm_text_free(&e.text);
   return ok;
 }
+
+int weir_llvm_dynamic_alloca(LLVMValueRef alloca) {
+  LLVMValueRef count = LLVMGetOperand(alloca, 0);
+  LLVMBasicBlockRef block = LLVMGetInstructionParent(alloca);
+  if (!count || !LLVMIsAConstantInt(count) || LLVMConstIntGetZExtValue(count) != 1) return 1;
+  return block && LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(block)) != block;
+}

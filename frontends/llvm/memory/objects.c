@@ -127,7 +127,9 @@ void pta_object_name(weir_llvm_memory *m, uint32_t object, const char *prefix, L
   if (!base[0] && o->function) {
     size_t length = 0;
     const char *fn = LLVMGetValueName2(o->function, &length);
-    snprintf(base, sizeof base, "unnamed object %u in %.*s", object, (int)length, fn);
+    if (value && LLVMIsAAllocaInst(value) && weir_llvm_dynamic_alloca(value))
+      snprintf(base, sizeof base, "block from alloca in %.*s", (int)length, fn);
+    else snprintf(base, sizeof base, "unnamed object %u in %.*s", object, (int)length, fn);
   }
   snprintf(o->name, sizeof o->name, "%s%s", prefix ? prefix : "", base);
 }

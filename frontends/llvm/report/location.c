@@ -396,6 +396,7 @@ void weir_llvm_slot_name(const weir_llvm_ctx *ctx, LLVMValueRef alloca, weir_llv
   size_t length = 0;
   const char *name = LLVMGetValueName2(alloca, &length);
   if (length) weir_llvm_text_put(out, name, length);
+  else if (weir_llvm_dynamic_alloca(alloca)) weir_llvm_text_put(out, "alloca", 6); /* alloca(n), a VLA */
   else weir_llvm_text_printf(out, "%%slot%u", weir_llvm_vid(ctx, alloca));
 }
 
