@@ -285,9 +285,16 @@ static void plain(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
   }
 }
 
+/* An `undef` that comes into a phi no source variable is (no dbg.value
+ * describes it) is the optimiser's: a loop unrolled by two leaves `phi
+ * [undef, %prologue], [%v, %body]` for a value read only on paths where
+ * the body ran (ocamlrun's threaded interpreter: 200 such reads at -O2).
+ * A variable of the program (`int x; if (c) x = 1;`) is a phi with a
+ * dbg.value and stays a source; without debug info every undef does. */
 static void move(weir_llvm_ctx *ctx, LLVMValueRef value, LLVMValueRef phi, weir_llvm_flow *flow) {
   uint32_t to = val(ctx, phi);
   weir_llvm_flow_kill(flow, to);
+  if (is_undef(value) && weir_llvm_compiler_temporary(phi)) return;
   undefined_from(ctx, value, to, flow);
 }
 

@@ -138,6 +138,10 @@ LLVMValueRef weir_llvm_alloca_variable(LLVMValueRef alloca);
 /* Whether an alloca is C's alloca() or a VLA rather than a declared
  * variable: a count other than the constant 1, or outside the entry block. */
 int weir_llvm_dynamic_alloca(LLVMValueRef alloca);
+/* Whether an instruction is a value the optimiser made rather than a
+ * source variable: its function has debug info and no llvm.dbg.value
+ * describes it (a loop unroller's remainder phi). 0 without debug info. */
+int weir_llvm_compiler_temporary(LLVMValueRef value);
 
 /* Appends the name of a location in C words, from debug info (names.c):
  * "buf", "s.len", "a.in[2]", "len of the block from malloc in f at x.c:12",

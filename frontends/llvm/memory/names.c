@@ -475,3 +475,9 @@ int weir_llvm_dynamic_alloca(LLVMValueRef alloca) {
   if (!count || !LLVMIsAConstantInt(count) || LLVMConstIntGetZExtValue(count) != 1) return 1;
   return block && LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(block)) != block;
 }
+
+int weir_llvm_compiler_temporary(LLVMValueRef value) {
+  LLVMBasicBlockRef block = LLVMIsAInstruction(value) ? LLVMGetInstructionParent(value) : NULL;
+  if (!block || !LLVMGetSubprogram(LLVMGetBasicBlockParent(block))) return 0; /* no debug info: cannot tell */
+  return local_variable(value, 0) == NULL;
+}
