@@ -259,6 +259,7 @@ struct weir_llvm_ctx {
   uint32_t *loc_fact;            /* [memory locations] analysis-owned fact per location (0: none) */
   uint32_t *obj_fact;            /* [memory objects] analysis-owned fact per object (0: none) */
   uint8_t *escape_state;         /* [memory locations] uninit: written before its local's address escapes (analyses/escape.c) */
+  uint8_t *inlined_wrapper;      /* [memory objects] 1: a heap site copied by inlining into many functions (number_common) */
   LLVMValueRef *holder_fn;       /* [memory objects] uaf: the one function whose locals alone may hold a pointer to it (NULL: none yet, see uaf.c) */
   uint8_t *holder_state;         /* [memory objects] uaf: 0 no holder, 1 one function's locals, 2 other memory */
   uint32_t *holder_loc;          /* [memory objects] uaf: the one location that may hold a pointer to it (NONE: none, NONE - 1: several) */
@@ -383,9 +384,15 @@ int weir_llvm_pts_vague(const weir_llvm_ctx *ctx, LLVMValueRef pointer);
  * abstract object for the blocks of all of its users: freeing one user's
  * block would make every other user's a use after free, one user's unset
  * field an unset field of every other's. uaf and uninit do not track such
- * summary objects. */
+ * summary objects. At -O2 the wrapper is inlined: each caller has its own
+ * copy of the allocation (a different site, the same source line of the
+ * wrapper in its debug location); a line copied into more than
+ * SHARED_CALLERS functions is the same wrapper's block and is not tracked
+ * either, as at -O0. */
 #define WEIR_LLVM_SHARED_CALLERS 4
 int weir_llvm_shared_site(const weir_llvm_ctx *ctx, uint32_t object);
+/* Finds the inlined copies (once; weir_llvm_number_common calls it). */
+void weir_llvm_mark_inlined_wrappers(weir_llvm_ctx *ctx);
 void weir_llvm_number_common(weir_llvm_ctx *ctx, uint32_t value_kind, uint32_t location_kind,
                              uint32_t return_kind,
                              int (*carries)(const weir_llvm_ctx *, const weir_llvm_object *));

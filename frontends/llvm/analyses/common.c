@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/DebugInfo.h>
+
 #include "frontends/llvm/internal.h"
 
 int weir_llvm_is_pointer(LLVMValueRef value) {
@@ -344,8 +346,68 @@ int weir_llvm_pts_vague(const weir_llvm_ctx *ctx, LLVMValueRef pointer) {
 int weir_llvm_shared_site(const weir_llvm_ctx *ctx, uint32_t object) {
   const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
   if (o->kind != WEIR_LLVM_OBJECT_HEAP || !o->function) return 0;
+  if (ctx->inlined_wrapper && ctx->inlined_wrapper[object]) return 1;
   uint32_t proc = weir_llvm_map_get(&ctx->fn_index, o->function);
   return proc != WEIR_LLVM_NONE && ctx->fns[proc].incoming > WEIR_LLVM_SHARED_CALLERS;
+}
+
+/* A heap site's source position: the scope, line and column of its debug
+ * location, and the function it is in now. */
+typedef struct site_origin {
+  LLVMMetadataRef scope;
+  unsigned line, column;
+  LLVMValueRef function;
+  uint32_t object, users;
+} site_origin;
+
+static int by_origin(const void *pa, const void *pb) {
+  const site_origin *a = pa, *b = pb;
+  if (a->scope != b->scope) return (uintptr_t)a->scope < (uintptr_t)b->scope ? -1 : 1;
+  if (a->line != b->line) return a->line < b->line ? -1 : 1;
+  if (a->column != b->column) return a->column < b->column ? -1 : 1;
+  return (uintptr_t)a->function < (uintptr_t)b->function ? -1 : (uintptr_t)a->function > (uintptr_t)b->function;
+}
+
+/* Marks the heap sites whose source position (a wrapper's allocation,
+ * inlined) serves more than WEIR_LLVM_SHARED_CALLERS users: each function
+ * an inlined copy is in, and each call of a function that holds the site
+ * itself. */
+void weir_llvm_mark_inlined_wrappers(weir_llvm_ctx *ctx) {
+  if (ctx->inlined_wrapper) return;
+  uint32_t objects = weir_llvm_memory_object_count(ctx->memory);
+  site_origin *v = calloc(objects ? objects : 1, sizeof *v);
+  ctx->inlined_wrapper = calloc(objects ? objects : 1, 1);
+  if (!v || !ctx->inlined_wrapper) {
+    free(v);
+    ctx->failed = 1;
+    return;
+  }
+  size_t n = 0, inlined = 0;
+  for (uint32_t k = 0; k < objects; ++k) {
+    const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, k);
+    if (o->kind != WEIR_LLVM_OBJECT_HEAP || !o->site || !o->function || !LLVMIsACallInst(o->site)) continue;
+    LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(o->site);
+    if (!loc || LLVMGetMetadataKind(loc) != LLVMDILocationMetadataKind) continue;
+    /* an inlined copy serves the function it is in; the wrapper's own
+     * site, every call of the wrapper */
+    int copy = LLVMDILocationGetInlinedAt(loc) != NULL;
+    uint32_t proc = weir_llvm_map_get(&ctx->fn_index, o->function);
+    uint32_t users = copy || proc == WEIR_LLVM_NONE || !ctx->fns[proc].incoming ? 1 : ctx->fns[proc].incoming;
+    inlined += copy;
+    v[n++] = (site_origin){LLVMDILocationGetScope(loc), LLVMDILocationGetLine(loc), LLVMDILocationGetColumn(loc),
+                           o->function, k, users};
+  }
+  if (inlined) {
+    qsort(v, n, sizeof *v, by_origin);
+    for (size_t a = 0, b; a < n; a = b) {
+      size_t users = 0;
+      for (b = a; b < n && v[b].scope == v[a].scope && v[b].line == v[a].line && v[b].column == v[a].column; ++b)
+        if (b == a || v[b].function != v[b - 1].function) users += v[b].users;
+      if (users > WEIR_LLVM_SHARED_CALLERS)
+        for (size_t k = a; k < b; ++k) ctx->inlined_wrapper[v[k].object] = 1;
+    }
+  }
+  free(v);
 }
 
 void weir_llvm_number_common(weir_llvm_ctx *ctx, uint32_t value_kind, uint32_t location_kind,
@@ -354,6 +416,7 @@ void weir_llvm_number_common(weir_llvm_ctx *ctx, uint32_t value_kind, uint32_t l
   for (uint32_t v = 0; v < ctx->value_count; ++v)
     if (LLVMGetTypeKind(LLVMTypeOf(ctx->values[v])) != LLVMVoidTypeKind)
       ctx->fact_a[v] = weir_llvm_new_fact(ctx, value_kind, v);
+  weir_llvm_mark_inlined_wrappers(ctx);
   uint32_t locations = weir_llvm_memory_location_count(ctx->memory);
   ctx->loc_fact = calloc(locations ? locations : 1, sizeof *ctx->loc_fact);
   if (!ctx->loc_fact) {

@@ -42,6 +42,7 @@ static void number(weir_llvm_ctx *ctx) {
     ctx->failed = 1;
     return;
   }
+  weir_llvm_mark_inlined_wrappers(ctx);
   for (uint32_t o = 0; o < objects; ++o)
     if (weir_llvm_memory_object(ctx->memory, o)->kind == WEIR_LLVM_OBJECT_HEAP && !weir_llvm_shared_site(ctx, o))
       ctx->obj_fact[o] = weir_llvm_new_fact(ctx, FACT_OBJECT, o);

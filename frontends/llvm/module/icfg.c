@@ -297,6 +297,7 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   free(ctx->loc_fact);
   free(ctx->obj_fact);
   free(ctx->escape_state);
+  free(ctx->inlined_wrapper);
   free(ctx->holder_fn);
   free(ctx->holder_state);
   free(ctx->holder_loc);
