@@ -25,10 +25,10 @@
  * without a range is a write of the whole cell, as before. A store with a
  * range that covers less is "partial": it does not clear U of the cell but
  * clears a second fact, U_all ("no element written yet"), made for the
- * cells that have partial stores. A read with a range is checked against
- * U when the union of the partial stores' ranges of its cell (anywhere in
- * the module, the same stride and offset in the element) does not cover
- * it, against U_all otherwise; a read without a range (a pointer that is
+ * cells that have partial stores and a read beyond them. A read with a
+ * range is checked against U when the union of the partial stores' byte
+ * spans in its cell (anywhere in the module) does not cover it, against
+ * U_all otherwise; a read without a range (a pointer that is
  * not the object's own, a library call's read, an index not bounded by
  * constants) is checked against U_all: one written element counts for
  * the whole array, today's rule. */
@@ -608,17 +608,21 @@ static void classify(weir_llvm_ctx *ctx, weir_llvm_ranges *rs, uint32_t fact_kin
   for (size_t a = 0, b = 0, first = 0; first < n; first = a) {
     uint32_t l = stores[first]->location;
     while (a < n && stores[a]->location == l) ++a;
-    rs->twin[l] = weir_llvm_new_fact(ctx, fact_kind, l);
     while (b < m && reads[b]->location < l) ++b;
     span *v = NULL;
     size_t spans = 0;
-    int listed = b < m && reads[b]->location == l ? cell_spans(stores + first, a - first, &v, &spans) : 0;
+    int listed = b < m && reads[b]->location == l ? cell_spans(stores + first, a - first, &v, &spans) : 0, uncovered = 0;
     if (listed < 0) rs->failed = 1;
     for (; b < m && reads[b]->location == l; ++b) {
       if (listed > 0) check_read(reads[b], v, spans);
       else reads[b]->covered = 1;
+      uncovered |= !reads[b]->covered;
     }
     free(v);
+    /* Only a read beyond the partial stores ever checks U apart from
+     * U_all: without one the cell needs no second fact, and its partial
+     * stores clear U as any store does (the same findings, fewer facts). */
+    if (uncovered) rs->twin[l] = weir_llvm_new_fact(ctx, fact_kind, l);
   }
   free(stores);
   free(reads);
@@ -661,7 +665,7 @@ static const access_range *record_of(const weir_llvm_ctx *ctx, LLVMValueRef inst
 
 int weir_llvm_ranges_partial_store(const weir_llvm_ctx *ctx, LLVMValueRef store) {
   const access_range *r = record_of(ctx, store);
-  return r && r->kind == ACCESS_PARTIAL;
+  return r && r->kind == ACCESS_PARTIAL && ctx->ranges->twin[r->location];
 }
 
 int weir_llvm_ranges_uncovered_read(const weir_llvm_ctx *ctx, LLVMValueRef load, uint32_t location,
