@@ -229,10 +229,14 @@ static LLVMValueRef strip_extensions(LLVMValueRef v) {
   return v;
 }
 
+/* Constants beyond +-2^40 take no part: every sum and product of the
+ * pass then stays far inside int64_t. */
+#define RANGE_CONSTANT_MAX ((int64_t)1 << 40)
+
 static int constant_int(LLVMValueRef v, int64_t *out) {
   if (!v || !LLVMIsAConstantInt(v) || LLVMGetIntTypeWidth(LLVMTypeOf(v)) > 64) return 0;
   *out = LLVMConstIntGetSExtValue(v);
-  return 1;
+  return *out >= -RANGE_CONSTANT_MAX && *out <= RANGE_CONSTANT_MAX;
 }
 
 /* `next` = `phi` + step, step +1 or -1. */
@@ -396,6 +400,7 @@ static int gep_walk(LLVMTargetDataRef dl, fn_cfg *g, LLVMValueRef function, LLVM
     if (k > 0 && LLVMGetTypeKind(type) == LLVMStructTypeKind) {
       if (!constant_int(index, &c) || c < 0 || (unsigned)c >= LLVMCountStructElementTypes(type)) return 0;
       a->constant += (int64_t)LLVMOffsetOfElement(dl, type, (unsigned)c);
+      if (a->constant > RANGE_CONSTANT_MAX) return 0;
       type = LLVMStructGetTypeAtIndex(type, (unsigned)c);
       continue;
     }
@@ -405,10 +410,11 @@ static int gep_walk(LLVMTargetDataRef dl, fn_cfg *g, LLVMValueRef function, LLVM
     }
     if (!LLVMTypeIsSized(type)) return 0;
     uint64_t stride = LLVMABISizeOfType(dl, type);
-    if (stride == 0) return 0;
+    if (stride == 0 || stride > (1u << 20)) return 0; /* elements of a megabyte or more: no ranges */
     if (first) a->inner_stride = stride;
     if (constant_int(index, &c)) {
       a->constant += c * (int64_t)stride;
+      if (a->constant < -RANGE_CONSTANT_MAX || a->constant > RANGE_CONSTANT_MAX) return 0;
     } else {
       if (a->variable || !index_range(g, function, index, bb, &a->lo, &a->hi)) return 0;
       a->variable = 1, a->stride = stride;
@@ -424,7 +430,8 @@ static uint64_t site_size(LLVMTargetDataRef dl, LLVMValueRef site) {
   if (LLVMIsAAllocaInst(site)) {
     LLVMTypeRef type = LLVMGetAllocatedType(site);
     if (!LLVMTypeIsSized(type) || !constant_int(LLVMGetOperand(site, 0), &n) || n <= 0) return 0;
-    return LLVMABISizeOfType(dl, type) * (uint64_t)n;
+    uint64_t size = LLVMABISizeOfType(dl, type);
+    return size <= ((uint64_t)1 << 20) ? size * (uint64_t)n : 0; /* at most 2^60 */
   }
   if (LLVMIsACallInst(site) && LLVMGetNumArgOperands(site) == 1 && constant_int(LLVMGetOperand(site, 0), &n))
     return n > 0 ? (uint64_t)n : 0;
