@@ -147,6 +147,36 @@ static void good_escaping_stack(int seed) {
   for (int i = 0; i < 16; i++) printf("%f\n", d[i]); /* EXPECT-NOT weir-uninit */
 }
 
+static void bad_offset_pointer(void) {
+  int a[10];
+  int *p = a + 3; /* the range is counted from the array's start */
+  for (int i = 0; i < 3; i++) p[i] = i;
+  printf("%d\n", a[4]);
+  printf("%d\n", a[1]); /* EXPECT weir-uninit */
+}
+
+static void bad_nested_loops(int rounds) {
+  int a[10];
+  for (int k = 0; k < rounds; k++)
+    for (int i = 0; i < 5; i++) a[i] = k;
+  for (int i = 2; i < 10; i++) printf("%d\n", a[i]); /* EXPECT weir-uninit */
+}
+
+static void bad_shifted_index(void) {
+  char name[16];
+  for (int i = -4; i < 4; i++) name[i + 4] = 'a';
+  printf("%c\n", name[6]);
+  printf("%c\n", name[12]); /* EXPECT-O0 weir-uninit KNOWN-FN-O2 weir-uninit (clang folds the undefined char) */
+}
+
+/* A step of two: the elements are not a range; one written element counts
+ * for all at -O0 (at -O2 the loops are unrolled into constant indices). */
+static void fallback_step_two(void) {
+  int a[10];
+  for (int i = 0; i < 10; i += 2) a[i] = i;
+  for (int i = 0; i < 10; i++) printf("%d\n", a[i]); /* KNOWN-FN-O0 weir-uninit EXPECT-O2 weir-uninit */
+}
+
 /* A bound that is not a constant: one written element counts for all. */
 static void fallback_unknown_bound(int n) {
   int a[10];
@@ -173,6 +203,10 @@ int main(int argc, char **argv) {
   bad_escaping_stack(argc);
   bad_escaping_heap_struct(argc);
   good_escaping_stack(argc);
+  bad_offset_pointer();
+  bad_nested_loops(argc);
+  bad_shifted_index();
+  fallback_step_two();
   fallback_unknown_bound(argc);
   return 0;
 }
