@@ -147,7 +147,9 @@ START_TEST(test_rules) {
   for (int r = 0; r < WEIR_LLVM_RULE_COUNT; ++r) {
     const weir_llvm_rule_info *info = weir_llvm_rule_info_of((weir_llvm_finding_rule)r);
     ck_assert(info->id && info->name && info->cwe && info->short_description && info->full_description &&
-              info->help_text && info->help_markdown);
+              info->help_text && info->help_markdown && info->cwe_name && info->cwe_title);
+    /* SARIF2012 (multitool): names are Pascal identifiers, each capital followed by lower case. */
+    for (const char *c = info->cwe_name; *c; ++c) ck_assert(c[0] < 'A' || c[0] > 'Z' || (c[1] >= 'a' && c[1] <= 'z'));
     double severity = atof(info->security_severity);
     ck_assert(severity > 0.0 && severity <= 10.0);
   }

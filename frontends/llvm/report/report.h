@@ -17,6 +17,8 @@ typedef struct weir_llvm_rule_info {
   const char *full_description;
   const char *help_text;         /* what it means, how to fix (plain text) */
   const char *help_markdown;     /* the same in Markdown */
+  const char *cwe_name;          /* the CWE taxon's SARIF name, a Pascal identifier: "OsCommandInjection" */
+  const char *cwe_title;         /* MITRE's title of the CWE entry (the taxon's shortDescription) */
 } weir_llvm_rule_info;
 
 /* The rule's texts; an id out of range yields the generic taint rule. */

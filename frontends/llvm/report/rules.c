@@ -1,7 +1,9 @@
 /* The rules findings belong to: ids, CWE, severities and the texts SARIF
  * viewers show (short and full description, help: what it means and how to
- * fix it). security-severity is a CVSS-like score that GitHub code scanning
- * maps to critical (>= 9.0), high (>= 7.0), medium and low. */
+ * fix it), and the CWE entry each relates to (its SARIF taxon: a Pascal
+ * name and MITRE's title). security-severity is a CVSS-like score that
+ * GitHub code scanning maps to critical (>= 9.0), high (>= 7.0), medium and
+ * low. What GitHub shows from each field: report/README.md. */
 #include "frontends/llvm/report/report.h"
 
 static const weir_llvm_rule_info rules[WEIR_LLVM_RULE_COUNT] = {
@@ -20,6 +22,7 @@ static const weir_llvm_rule_info rules[WEIR_LLVM_RULE_COUNT] = {
         "and a fixed argument vector; validate input against an allow-list; or quote it with a "
         "function declared as `sanitizer NAME` in the `--config` file. Follow the code flow from "
         "the source to the call.",
+        "OsCommandInjection", "Improper Neutralization of Special Elements used in an OS Command ('OS Command Injection')",
     },
     [WEIR_LLVM_RULE_FORMAT_STRING] = {
         "weir-taint-format-string", "UncontrolledFormatString", "134", "error", "9.3",
@@ -32,6 +35,7 @@ static const weir_llvm_rule_info rules[WEIR_LLVM_RULE_COUNT] = {
         "## Uncontrolled format string (CWE-134)\n\nUntrusted data is the format argument of a "
         "`printf`-family call.\n\n**Fix:** use a constant format: `printf(\"%s\", data)` instead "
         "of `printf(data)`.",
+        "UseOfExternallyControlledFormatString", "Use of Externally-Controlled Format String",
     },
     [WEIR_LLVM_RULE_TAINT] = {
         "weir-taint", "TaintedDataReachesSink", "20", "warning", "7.5",
@@ -45,6 +49,7 @@ static const weir_llvm_rule_info rules[WEIR_LLVM_RULE_COUNT] = {
         "## Tainted data reaches a sink (CWE-20)\n\nUntrusted data flows into a configured "
         "sink.\n\n**Fix:** validate or sanitize it before the call; name the sanitizer with "
         "`sanitizer NAME` in `--config`.",
+        "ImproperInputValidation", "Improper Input Validation",
     },
     [WEIR_LLVM_RULE_UNINIT] = {
         "weir-uninit", "UninitializedRead", "457", "warning", "7.5",
@@ -58,6 +63,7 @@ static const weir_llvm_rule_info rules[WEIR_LLVM_RULE_COUNT] = {
         "## Use of uninitialized memory (CWE-457)\n\nA read may happen before any store on some "
         "path.\n\n**Fix:** initialize at the declaration (`int x = 0;`), use `calloc`, or store "
         "on every path before the read. The code flow starts at the allocation.",
+        "UseOfUninitializedVariable", "Use of Uninitialized Variable",
     },
     [WEIR_LLVM_RULE_USE_AFTER_FREE] = {
         "weir-use-after-free", "UseAfterFree", "416", "error", "8.8",
@@ -71,6 +77,7 @@ static const weir_llvm_rule_info rules[WEIR_LLVM_RULE_COUNT] = {
         "## Use after free (CWE-416)\n\nA heap block is used after `free`.\n\n**Fix:** free only "
         "after the last use, set the pointer (and its aliases) to `NULL` after `free`, and make "
         "ownership explicit. The code flow starts at the `free`.",
+        "UseAfterFree", "Use After Free",
     },
     [WEIR_LLVM_RULE_DOUBLE_FREE] = {
         "weir-double-free", "DoubleFree", "415", "error", "8.8",
@@ -84,6 +91,7 @@ static const weir_llvm_rule_info rules[WEIR_LLVM_RULE_COUNT] = {
         "## Double free (CWE-415)\n\nA heap block is freed twice.\n\n**Fix:** free each block "
         "once; set the pointer to `NULL` after `free`; give shared blocks one owner. The code "
         "flow starts at the first `free`.",
+        "DoubleFree", "Double Free",
     },
 };
 

@@ -84,8 +84,23 @@ static void write_location(writer *w, const weir_llvm_location *l, int id, const
   fputc('}', out);
 }
 
-static void write_rule(FILE *out, weir_llvm_finding_rule rule) {
-  const weir_llvm_rule_info *r = weir_llvm_rule_info_of(rule);
+/* The index of rules[k]'s CWE in the taxonomy's taxa (write_taxonomy writes
+ * each CWE once, in the order the rules first name it). */
+static size_t taxon_index(const weir_llvm_finding_rule *rules, size_t k) {
+  const char *cwe = weir_llvm_rule_info_of(rules[k])->cwe;
+  size_t index = 0;
+  for (size_t j = 0; j < k; ++j) {
+    const char *other = weir_llvm_rule_info_of(rules[j])->cwe;
+    if (strcmp(other, cwe) == 0) return taxon_index(rules, j);
+    int first = 1;
+    for (size_t i = 0; i < j && first; ++i) first = strcmp(weir_llvm_rule_info_of(rules[i])->cwe, other) != 0;
+    index += (size_t)first;
+  }
+  return index;
+}
+
+static void write_rule(FILE *out, const weir_llvm_finding_rule *rules, size_t k) {
+  const weir_llvm_rule_info *r = weir_llvm_rule_info_of(rules[k]);
   fputs("\n        {\"id\": ", out);
   json_string(out, r->id);
   fputs(", \"name\": ", out);
@@ -101,10 +116,12 @@ static void write_rule(FILE *out, weir_llvm_finding_rule rule) {
   json_string(out, r->help_markdown);
   fprintf(out, "}, \"defaultConfiguration\": {\"level\": \"%s\"}", r->level);
   /* GitHub code scanning reads the CWE from the tag; SARIF readers from the
-   * relationship into the run's CWE taxonomy (write_taxonomy). */
-  fprintf(out, ", \"relationships\": [{\"target\": {\"id\": \"%s\", \"toolComponent\": {\"name\": \"CWE\"}}, "
-               "\"kinds\": [\"superset\"]}]",
-          r->cwe);
+   * relationship into the run's CWE taxonomy (write_taxonomy, run.taxonomies[0]):
+   * reportingDescriptorReference by id and index, toolComponentReference by
+   * name and index (SARIF 2.1.0 3.52, 3.53, 3.54). */
+  fprintf(out, ", \"relationships\": [{\"target\": {\"id\": \"%s\", \"index\": %zu, "
+               "\"toolComponent\": {\"name\": \"CWE\", \"index\": 0}}, \"kinds\": [\"superset\"]}]",
+          r->cwe, taxon_index(rules, k));
   fprintf(out, ", \"properties\": {\"tags\": [\"security\", \"external/cwe/cwe-%s\"], "
                "\"precision\": \"medium\", \"problem.severity\": \"%s\", \"security-severity\": \"%s\"}}",
           r->cwe, strcmp(r->level, "error") == 0 ? "error" : "warning", r->security_severity);
@@ -121,8 +138,10 @@ static void write_taxonomy(FILE *out, const weir_llvm_finding_rule *rules, size_
     int seen = 0;
     for (size_t j = 0; j < k && !seen; ++j) seen = strcmp(weir_llvm_rule_info_of(rules[j])->cwe, r->cwe) == 0;
     if (seen) continue;
-    fprintf(out, "%s{\"id\": \"%s\", \"helpUri\": \"https://cwe.mitre.org/data/definitions/%s.html\"}",
-            written++ ? ", " : "", r->cwe, r->cwe);
+    fprintf(out, "%s{\"id\": \"%s\", \"name\": \"%s\", \"shortDescription\": {\"text\": ", written++ ? ", " : "",
+            r->cwe, r->cwe_name);
+    json_string(out, r->cwe_title);
+    fprintf(out, "}, \"helpUri\": \"https://cwe.mitre.org/data/definitions/%s.html\"}", r->cwe);
   }
   fputs("]}]", out);
 }
@@ -191,19 +210,38 @@ static size_t write_code_flows(writer *w, const weir_llvm_finding *f) {
   return omitted;
 }
 
-/* The message as SARIF viewers expect it: one sentence ending in a period. */
-static void write_message(FILE *out, const char *message) {
-  size_t n = strlen(message ? message : "");
-  fputs("{\"text\": ", out);
-  if (n && message[n - 1] != '.') {
-    char *text = malloc(n + 2);
-    if (text) snprintf(text, n + 2, "%s.", message);
-    json_string(out, text ? text : message);
-    free(text);
-  } else {
-    json_string(out, message);
+/* Appends s to the text, with '[', ']' and '\\' escaped when `link` (SARIF
+ * 3.11.6: the text of an embedded link). */
+static void text_add(weir_llvm_text *t, const char *s, int link) {
+  for (; *s; ++s) {
+    if (link && strchr("[]\\", *s)) weir_llvm_text_put(t, "\\", 1);
+    weir_llvm_text_put(t, s, 1);
   }
-  fputc('}', out);
+}
+
+/* The message as SARIF viewers expect it: one sentence ending in a period,
+ * naming its sources as links to the related locations ("[fgets](1)"):
+ * GitHub code scanning shows only the related locations a message links.
+ * Returns nonzero when memory ran out (nothing written then). */
+static int write_message(FILE *out, const weir_llvm_finding *f) {
+  weir_llvm_text t = {0};
+  const char *message = f->message ? f->message : "";
+  size_t n = strlen(message);
+  weir_llvm_text_put(&t, message, n && message[n - 1] == '.' ? n - 1 : n);
+  for (size_t k = 0; k < f->source_count; ++k) {
+    weir_llvm_text_printf(&t, "%s[", k ? ", " : f->source_count > 1 ? " (sources: " : " (source: ");
+    text_add(&t, f->sources[k].name ? f->sources[k].name : "", 1);
+    weir_llvm_text_printf(&t, "](%zu)", k + 1);
+  }
+  weir_llvm_text_printf(&t, "%s", f->source_count ? ")." : ".");
+  int failed = t.failed || !t.p;
+  if (!failed) {
+    fputs("{\"text\": ", out);
+    json_string(out, t.p);
+    fputc('}', out);
+  }
+  weir_llvm_text_free(&t);
+  return failed;
 }
 
 static void write_sources(writer *w, const weir_llvm_finding *f) {
@@ -218,7 +256,8 @@ static void write_sources(writer *w, const weir_llvm_finding *f) {
   fputc(']', out);
 }
 
-static void write_result(writer *w, const weir_llvm_finding *f, uint32_t rule_index) {
+/* Returns nonzero when memory ran out. */
+static int write_result(writer *w, const weir_llvm_finding *f, uint32_t rule_index) {
   FILE *out = w->out;
   const weir_llvm_rule_info *rule = NULL;
   for (int r = 0; r < WEIR_LLVM_RULE_COUNT && !rule; ++r)
@@ -228,7 +267,7 @@ static void write_result(writer *w, const weir_llvm_finding *f, uint32_t rule_in
   json_string(out, f->rule);
   fprintf(out, ", \"ruleIndex\": %u, \"level\": \"%s\", \"rank\": %u, \"message\": ", rule_index,
           rule ? rule->level : "warning", f->confidence);
-  write_message(out, f->message);
+  if (write_message(out, f)) return 1;
   fputs(", \"locations\": [", out);
   write_location(w, &f->where, 0, NULL);
   fputs("], \"partialFingerprints\": {\"" WEIR_LLVM_FINGERPRINT_KEY "\": ", out);
@@ -247,6 +286,7 @@ static void write_result(writer *w, const weir_llvm_finding *f, uint32_t rule_in
           f->weak ? "true" : "false", f->node, f->fact);
   if (omitted) fprintf(out, ", \"weir/codeFlowsOmitted\": %zu", omitted);
   fputs("}}", out);
+  return 0;
 }
 
 weir_status weir_llvm_write_sarif_stream(const weir_llvm_problem *problem, const weir_llvm_findings *findings,
@@ -265,9 +305,9 @@ weir_status weir_llvm_write_sarif_stream(const weir_llvm_problem *problem, const
         out);
   for (size_t r = 0; r < rule_count; ++r) {
     if (r) fputc(',', out);
-    write_rule(out, rules[r]);
+    write_rule(out, rules, r);
   }
-  fputs("]}}", out);
+  fputs("],\n      \"supportedTaxonomies\": [{\"name\": \"CWE\", \"index\": 0}]}}", out);
   write_taxonomy(out, rules, rule_count);
   fputs(",\n    \"originalUriBaseIds\": {\"%SRCROOT%\": {\"uri\": \"file://", out);
   uri_path(out, root);
@@ -278,7 +318,11 @@ weir_status weir_llvm_write_sarif_stream(const weir_llvm_problem *problem, const
     for (size_t r = 0; r < rule_count; ++r)
       if (strcmp(weir_llvm_rule_info_of(rules[r])->id, f->rule) == 0) index = (uint32_t)r;
     fputs(k ? ",\n      " : "\n      ", out);
-    write_result(&w, f, index);
+    if (write_result(&w, f, index)) {
+      free(root);
+      return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for the SARIF message of finding %zu. Fix: free "
+                       "memory", k + 1);
+    }
   }
   fputs(findings->count ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n", out);
   free(root);
