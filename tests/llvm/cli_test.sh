@@ -1,7 +1,8 @@
 #!/bin/sh
 # End-to-end test of `weir analyze`: findings on stdout (paths relative to the
 # source root), SARIF 2.1.0 (rules, code flows, fingerprints; checked with
-# check_sarif.py), several modules, the three analyses, --emit-ifds, atomic
+# check_sarif.py, and linted with its --lint: the SARIF multitool's rules and
+# GitHub code scanning's), several modules, the three analyses, --emit-ifds, atomic
 # outputs and the exit codes (0, 2 bad input, 3 --fail-on-findings).
 # usage: cli_test.sh WEIR CLANG14 PYTHON3 TESTS_LLVM_DIR WORK_DIR
 set -eu
@@ -272,6 +273,46 @@ run_rc "$weir" analyze "$work/helper.bc" --sarif "$work/default.sarif" 2> "$work
 test $rc = 2 || fail "--sarif without an analysis exited $rc, expected 2"
 grep -q "Fix: name the analysis" "$work/default-sarif.err" || fail "--sarif without an analysis: no Fix"
 test ! -e "$work/default.sarif" || fail "--sarif without an analysis wrote a file"
+
+# ---- SARIF for tools: the multitool's validation rules and GitHub's (issue 23) --
+# Every SARIF file the runs above wrote, linted by check_sarif.py --lint (the
+# rules of `sarif-multitool validate` and GitHub code scanning's requirements;
+# the few it deliberately does not apply are listed, with the reason, in
+# check_sarif.py NOT_APPLIED); then by the real multitool when it is installed.
+sarifs="$work/helper.sarif $work/outside.sarif $work/example.sarif $work/multi.sarif $work/uaf.sarif
+  $work/pointer.sarif $work/v1/out.sarif $work/v2/out.sarif $work/triage.sarif"
+# shellcheck disable=SC2086
+"$python" "$here/check_sarif.py" --lint $sarifs || fail "check_sarif.py --lint found violations (above)"
+# The lint itself: a file with the violations it was written for is refused.
+"$python" - "$work/helper.sarif" "$work/broken.sarif" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+driver = doc["runs"][0]["tool"]["driver"]
+del driver["informationUri"]
+del driver["rules"][0]["helpUri"]
+driver["rules"][1]["name"] = "not pascal"
+doc["runs"][0]["results"][0]["message"]["text"] = "no period"
+del doc["runs"][0]["results"][0]["partialFingerprints"]
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+run_rc "$python" "$here/check_sarif.py" --lint "$work/broken.sarif" > "$work/broken.lint"
+cat "$work/broken.lint"
+test $rc = 1 || fail "check_sarif.py --lint of a broken file exited $rc, expected 1"
+for rule in "SARIF2005: .*tool/driver: the tool 'weir' does not provide 'informationUri'" \
+  "SARIF2012: .*rules/0: rule 'weir-taint-command-injection' has no helpUri" \
+  "SARIF2012: .*rules/1/name: 'not pascal' is not a Pascal identifier" \
+  "SARIF2001: .*results/0/message/text: 'no period' does not end with a period" \
+  "GHCS: .*results/0: no partialFingerprints"; do
+  grep -q "^$rule" "$work/broken.lint" || fail "check_sarif.py --lint did not report \"$rule\""
+done
+if command -v sarif-multitool >/dev/null 2>&1; then
+  for f in $sarifs; do
+    sarif-multitool validate "$f" --output "$f.validation.sarif" --force || fail "sarif-multitool validate $f failed"
+  done
+  echo "SARIF multitool: validated $(echo $sarifs | wc -w) files"
+else
+  echo "SARIF multitool: skipped (sarif-multitool not installed: it is the npm package @microsoft/sarif-multitool, not in Debian); check_sarif.py --lint applied its rules instead"
+fi
 
 "$weir" analyze taint --help > "$work/help.out" || fail "weir analyze taint --help exited $?"
 grep -q -- "--fail-on-findings" "$work/help.out" || fail "--help does not document --fail-on-findings"
