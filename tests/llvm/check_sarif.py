@@ -22,6 +22,12 @@ usage: check_sarif.py FILE [--rules R1,R2] [--min-results N] [--related]
   --root DIR     %SRCROOT% is file://DIR/
   --uri-prefix P every relative result URI starts with P
   --fingerprints OUT  writes "ruleId fingerprint" per result to OUT
+
+       check_sarif.py --lint FILE... [--verbose]
+  the SARIF multitool's validation rules and GitHub code scanning's
+  requirements (see lint_file below): one line "RULE: FILE:/json/pointer: what"
+  per violation, exit 1 when there is any; --verbose also lists the rules
+  deliberately not applied, with the reason (NOT_APPLIED).
 """
 import argparse
 import json
