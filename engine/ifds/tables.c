@@ -1,6 +1,8 @@
 /* The reference solver's hash tables. */
 #include "engine/ifds/tables.h"
 
+#include "engine/ifds/builder.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +11,24 @@ static weir_status oom(size_t bytes) {
                    "allocating %zu bytes for a solver table failed. Fix: "
                    "free memory or solve a smaller problem.",
                    bytes);
+}
+
+/* The path-edge set doubles: before it takes `bytes` more (16 MiB and up),
+ * the memory the process may still use is checked (ifds_memory_budget:
+ * MemAvailable, ulimit -v, ulimit -d). Linux lets malloc promise more than
+ * there is, so without this a problem too big for the machine runs until
+ * the OOM killer ends it (ocamlrun's taint problem: 12 minutes, 22 GB). */
+static weir_status fits(const ifds_triple_set *s, size_t bytes) {
+  if (bytes < ((size_t)16 << 20)) return WEIR_OK;
+  const char *source = NULL;
+  uint64_t budget = ifds_memory_budget(&source);
+  if (bytes <= budget) return WEIR_OK;
+  return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                   "the solver's path-edge set holds %zu path edges and must grow by %.2f GiB, more than "
+                   "%s (%.2f GiB): the problem does not fit this machine. Fix: solve it where more memory "
+                   "is free, or solve a smaller problem (weir analyze: fewer modules, or the uninit or uaf "
+                   "analysis, whose problems are smaller than taint's).",
+                   s->count, (double)bytes / (1u << 30), source, (double)budget / (1u << 30));
 }
 
 void ifds_triple_set_pack(ifds_triple_set *s, uint32_t a_bits, uint32_t bc_bits) {
@@ -44,6 +64,11 @@ static weir_status packed_grow(ifds_triple_set *s) {
   uint64_t *side = old ? malloc((old_end - old) * sizeof *side) : NULL;
   size_t side_count = 0;
   if (old && !side) return oom((old_end - old) * sizeof *side);
+  weir_status budget = fits(s, (end - old_end) * sizeof(uint64_t));
+  if (budget) {
+    free(side);
+    return budget;
+  }
   for (size_t j = old; j < old_end; ++j)
     if (s->words[j] != UINT64_MAX) side[side_count++] = s->words[j];
   uint64_t *words = realloc(s->words, end * sizeof *words);
@@ -94,6 +119,7 @@ static weir_status packed_add(ifds_triple_set *s, uint64_t w, int *added) {
 
 static weir_status triple_grow(ifds_triple_set *s) {
   size_t cap = s->cap ? s->cap * 2 : 1024;
+  WEIR_TRY(fits(s, cap * 3 * sizeof(uint32_t)));
   uint32_t *slots = malloc(cap * 3 * sizeof *slots);
   if (!slots) return oom(cap * 3 * sizeof *slots);
   memset(slots, 0xff, cap * 3 * sizeof *slots);
