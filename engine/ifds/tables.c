@@ -22,10 +22,12 @@ static weir_status fits(const ifds_triple_set *s, size_t bytes) {
   if (bytes < ((size_t)16 << 20)) return WEIR_OK;
   const char *source = NULL;
   uint64_t budget = ifds_memory_budget(&source);
-  if (bytes <= budget) return WEIR_OK;
+  /* Half: the worklist and the summaries grow with the path edges too. */
+  if (bytes <= budget / 2) return WEIR_OK;
   return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
                    "the solver's path-edge set holds %zu path edges and must grow by %.2f GiB, more than "
-                   "%s (%.2f GiB): the problem does not fit this machine. Fix: solve it where more memory "
+                   "half of %s (%.2f GiB; the worklist grows with it): the problem does not fit this "
+                   "machine. Fix: solve it where more memory "
                    "is free, or solve a smaller problem (weir analyze: fewer modules, or the uninit or uaf "
                    "analysis, whose problems are smaller than taint's).",
                    s->count, (double)bytes / (1u << 30), source, (double)budget / (1u << 30));
