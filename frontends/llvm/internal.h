@@ -336,6 +336,12 @@ int weir_llvm_ranges_partial_store(const weir_llvm_ctx *ctx, LLVMValueRef store)
  * not cover (checked against U, not U_all); appends why to `note`. */
 int weir_llvm_ranges_uncovered_read(const weir_llvm_ctx *ctx, LLVMValueRef load, uint32_t location,
                                     weir_llvm_text *note);
+/* Whether a printf-style call (a `format` sink of the table) with a
+ * constant format does not read through argument `arg`: no %s takes it
+ * (%p, %d, %n ...). 0 when the format cannot be followed (analyses/format.c). */
+int weir_llvm_format_skips_read(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t arg);
+/* Whether such a call writes through argument `arg` (%n). */
+int weir_llvm_format_writes(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t arg);
 /* On a loop's exit edge `term` -> `succ`, kills U of the array cells the
  * loop's blocks store into (analyses/loopfill.c). */
 void weir_llvm_loop_exit_fills(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, weir_llvm_flow *flow);

@@ -204,7 +204,7 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
   for (uint32_t k = 0; k < args; ++k) {
     LLVMValueRef arg = LLVMGetOperand(call, k);
     if (!weir_llvm_is_pointer(arg)) continue;
-    if (!model->known || weir_llvm_mask_has(model->writes, k))
+    if (!model->known || weir_llvm_mask_has(model->writes, k) || weir_llvm_format_writes(ctx, call, k))
       initialise(ctx, arg, deep_source(ctx, call, k) ? 2 : 0, flow);
   }
   if (model->frees < args) {
@@ -481,8 +481,10 @@ static void check_call(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
     char message[192];
     snprintf(message, sizeof message, "an uninitialized value is passed as argument %u of '%s'", k + 1, callee);
     check_value(ctx, node, inst, arg, message);
-    /* A copy (memcpy) moves uninitialised bytes along: not a use. */
-    if (weir_llvm_is_pointer(arg) && weir_llvm_mask_has(model->reads, k) && model->copy_from != k)
+    /* A copy (memcpy) moves uninitialised bytes along: not a use; nor a
+     * pointer printed with %p (analyses/format.c). */
+    if (weir_llvm_is_pointer(arg) && weir_llvm_mask_has(model->reads, k) && model->copy_from != k &&
+        !weir_llvm_format_skips_read(ctx, inst, k))
       check_memory(ctx, node, inst, arg, callee);
   }
   if (model->alloc == WEIR_LLVM_ALLOC_UNINIT) weir_llvm_add_source(ctx, node, inst, name, length);
