@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "engine/core/struct_size.h"
+#include "engine/ifds/builder.h"
 #include "engine/ifds/collect.h"
 #include "engine/ifds/tables.h"
 #include "weir/ifds.h"
@@ -65,6 +66,27 @@ static weir_status apply(const weir_ifds_flows *fl, uint32_t f, uint32_t d, ifds
   for (; lo < fl->pair_offset[f + 1] && fl->pair_from[lo] == d; ++lo)
     WEIR_TRY(ifds_vec_push(out, fl->pair_to[lo]));
   return WEIR_OK;
+}
+
+/* Between doublings of the path-edge set (checked in tables.c) the
+ * worklist, the summaries and the lists grow too: every 2^20 iterations,
+ * once the solver holds 256 MiB or more, it stops when what the process may
+ * still use (MemAvailable, ulimit -v, ulimit -d) is below a sixteenth of
+ * that or 256 MiB, before the OOM killer ends it (ocamlrun's taint
+ * problem ran 12 minutes to 22.8 GB and was killed). */
+static weir_status memory_pressure(const solver *s) {
+  uint64_t held = ifds_triple_set_bytes(&s->path) + (uint64_t)s->work.cap * sizeof(uint32_t) +
+                  (uint64_t)s->cand.cap * sizeof(uint32_t) + (uint64_t)s->list_value.cap * 2 * sizeof(uint32_t);
+  const uint64_t floor = (uint64_t)256 << 20;
+  if (held < floor) return WEIR_OK;
+  const char *source = NULL;
+  uint64_t left = ifds_memory_budget(&source);
+  if (left >= floor && left >= held / 16) return WEIR_OK;
+  return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                   "the reference solver holds %llu path edges in %.2f GiB of tables and worklist, and %s "
+                   "is down to %.2f GiB: the problem does not fit this machine. " IFDS_TOO_BIG_FIX,
+                   (unsigned long long)s->path.count, (double)held / (1u << 30), source,
+                   (double)left / (1u << 30));
 }
 
 /* A candidate path edge; kept until the end of the step (flush). */
@@ -220,6 +242,7 @@ static weir_status run(solver *s, const weir_ifds_reference_options *options) {
       WEIR_TRY(step(s, w[0], w[1], w[2]));
       if ((++s->stats.iterations & 0xffff) == 0 && options && options->progress)
         options->progress(options->progress_user, s->stats.iterations, s->path.count);
+      if ((s->stats.iterations & 0xfffff) == 0) WEIR_TRY(memory_pressure(s));
     }
     WEIR_TRY(flush(s));
   }

@@ -27,9 +27,7 @@ static weir_status fits(const ifds_triple_set *s, size_t bytes) {
   return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
                    "the solver's path-edge set holds %zu path edges and must grow by %.2f GiB, more than "
                    "half of %s (%.2f GiB; the worklist grows with it): the problem does not fit this "
-                   "machine. Fix: solve it where more memory "
-                   "is free, or solve a smaller problem (weir analyze: fewer modules, or the uninit or uaf "
-                   "analysis, whose problems are smaller than taint's).",
+                   "machine. " IFDS_TOO_BIG_FIX,
                    s->count, (double)bytes / (1u << 30), source, (double)budget / (1u << 30));
 }
 

@@ -27,12 +27,22 @@ typedef struct ifds_triple_set {
 /* Packs triples into one word when the widths allow (a < 2^a_bits, b and c
  * < 2^bc_bits); otherwise the set keeps three words per triple. */
 void ifds_triple_set_pack(ifds_triple_set *s, uint32_t a_bits, uint32_t bc_bits);
+
+/* The Fix of the messages that stop a solver whose tables outgrow the
+ * memory left (tables.c, reference.c). */
+#define IFDS_TOO_BIG_FIX                                                                              \
+  "Fix: solve it where more memory is free, or solve a smaller problem (weir analyze: fewer "        \
+  "modules, or the uninit or uaf analysis, whose problems are smaller than taint's)."
 static inline uint64_t ifds_triple_word(const ifds_triple_set *s, uint32_t a, uint32_t b,
                                         uint32_t c) {
   return (uint64_t)a << (2u * s->bc_bits) | (uint64_t)b << s->bc_bits | c;
 }
 /* Slots to visit (cap, plus the pad when packed). */
 static inline size_t ifds_triple_set_slots(const ifds_triple_set *s) { return s->cap + s->pad; }
+/* Bytes the set's slots take (one word per triple packed, else three). */
+static inline uint64_t ifds_triple_set_bytes(const ifds_triple_set *s) {
+  return (uint64_t)ifds_triple_set_slots(s) * (s->bc_bits ? sizeof(uint64_t) : 3 * sizeof(uint32_t));
+}
 
 /* Inserts; *added is 1 when the triple was new. */
 weir_status ifds_triple_set_add(ifds_triple_set *s, uint32_t a, uint32_t b, uint32_t c, int *added);
