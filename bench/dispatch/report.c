@@ -44,7 +44,7 @@ static void describe_params(const weir_bench_record *r, char *buf, size_t n) {
 }
 
 void weir_bench_print_line(const weir_bench_record *r, FILE *out) {
-  char params[128], med[24], lo[24], hi[24], item[24], dev[32] = "";
+  char params[128], med[24], lo[24], hi[24], item[24], dev[64] = ""; /* ", device " + 24 + " (host clock)" */
   describe_params(r, params, sizeof params);
   double items = r->items ? (double)r->items : 1.0;
   fmt_ns(med, sizeof med, (double)r->wall_ns.median);
