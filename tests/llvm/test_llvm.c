@@ -342,11 +342,17 @@ START_TEST(test_ir_corners_load) {
 }
 END_TEST
 
-static Suite *llvm_suite(void) {
+/* Shard `shard` of `shards` (CTest runs the programs as two entries, so
+ * that `ctest -j2` puts them on both cores): that slice of the programs;
+ * the other tests with shard 0. */
+static Suite *llvm_suite(int shard, int shards) {
   Suite *s = suite_create("llvm frontend");
   TCase *tc = tcase_create("programs");
   tcase_set_timeout(tc, 120); /* per test: one program, both levels, every solver */
-  tcase_add_loop_test(tc, test_program_findings, 0, (int)wt_programs(NULL, 0));
+  int programs = (int)wt_programs(NULL, 0);
+  tcase_add_loop_test(tc, test_program_findings, programs * shard / shards, programs * (shard + 1) / shards);
+  suite_add_tcase(s, tc);
+  if (shard != 0) return s;
   tcase_add_test(tc, test_sanitizer_config_matters);
   tcase_add_test(tc, test_indirect_call_resolution);
   tcase_add_test(tc, test_without_debug_info);
@@ -354,11 +360,21 @@ static Suite *llvm_suite(void) {
   tcase_add_test(tc, test_bad_inputs);
   tcase_add_test(tc, test_config_reset_and_custom_rules);
   tcase_add_test(tc, test_ir_corners_load);
-  suite_add_tcase(s, tc);
   return s;
 }
 
-int main(void) {
-  SRunner *runner = srunner_create(llvm_suite());
+/* usage: weir_llvm_tests [--shard K/N] (default: everything, 0/1) */
+int main(int argc, char **argv) {
+  int shard = 0, shards = 1;
+  if (argc == 3 && strcmp(argv[1], "--shard") == 0 &&
+      (sscanf(argv[2], "%d/%d", &shard, &shards) != 2 || shards < 1 || shard < 0 || shard >= shards)) {
+    fprintf(stderr, "weir_llvm_tests: bad --shard '%s'. Fix: give K/N with 0 <= K < N, e.g. --shard 1/2\n",
+            argv[2]);
+    return 2;
+  } else if (argc != 1 && argc != 3) {
+    fprintf(stderr, "usage: weir_llvm_tests [--shard K/N]\n");
+    return 2;
+  }
+  SRunner *runner = srunner_create(llvm_suite(shard, shards));
   return weir_check_run(runner);
 }
