@@ -294,6 +294,8 @@ void weir_llvm_describe_value(const weir_llvm_ctx *ctx, const char *kind, uint32
 
 /* ---- shared by the analyses (analyses/common.c) ---- */
 int weir_llvm_is_pointer(LLVMValueRef value);
+/* `v` without bitcasts (instructions and constant expressions). */
+LLVMValueRef weir_llvm_strip_bitcasts(LLVMValueRef v);
 /* Memory locations a pointer may point to (memory model). */
 size_t weir_llvm_pts(const weir_llvm_ctx *ctx, LLVMValueRef pointer, const uint32_t **locations);
 /* The same, plus `depth` levels of what is stored there (deep rules), into `out` (sorted). */

@@ -8,6 +8,12 @@
 
 #include "frontends/llvm/internal.h"
 
+LLVMValueRef weir_llvm_strip_bitcasts(LLVMValueRef v) {
+  while (v && (LLVMIsABitCastInst(v) || (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast)))
+    v = LLVMGetOperand(v, 0);
+  return v;
+}
+
 int weir_llvm_is_pointer(LLVMValueRef value) {
   return LLVMGetTypeKind(LLVMTypeOf(value)) == LLVMPointerTypeKind;
 }

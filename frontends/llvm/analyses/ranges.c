@@ -376,12 +376,6 @@ static int index_range(fn_cfg *g, LLVMValueRef function, LLVMValueRef index, LLV
 }
 
 /* ---- the address of an access ------------------------------------------- */
-static LLVMValueRef strip_bitcasts(LLVMValueRef v) {
-  while (v && (LLVMIsABitCastInst(v) || (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast)))
-    v = LLVMGetOperand(v, 0);
-  return v;
-}
-
 typedef struct address {
   int64_t constant;                /* bytes */
   uint64_t stride, inner_stride;   /* the variable index's, the access-side GEP's innermost */
@@ -450,11 +444,11 @@ static int access_of(weir_llvm_ctx *ctx, fn_cfg *g, LLVMValueRef function, LLVMV
   LLVMTargetDataRef dl = LLVMGetModuleDataLayout(ctx->module);
   address a = {0};
   int walked = 0;
-  LLVMValueRef p = strip_bitcasts(pointer);
+  LLVMValueRef p = weir_llvm_strip_bitcasts(pointer);
   for (int depth = 0; depth < 8 && p && LLVMIsAGetElementPtrInst(p); ++depth) {
     if (!gep_walk(dl, g, function, p, bb, depth == 0, &a)) return 0;
     walked = 1;
-    p = strip_bitcasts(LLVMGetOperand(p, 0));
+    p = weir_llvm_strip_bitcasts(LLVMGetOperand(p, 0));
   }
   if (p != o->site) return 0; /* not relative to the object's start */
   /* no GEP: element 0 of what the access reads or writes */

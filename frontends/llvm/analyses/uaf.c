@@ -68,12 +68,6 @@ static void freed_facts(const weir_llvm_ctx *ctx, LLVMValueRef pointer, weir_llv
   weir_llvm_vec_sort_unique(out);
 }
 
-static LLVMValueRef strip_casts(LLVMValueRef v) {
-  while (v && (LLVMIsABitCastInst(v) || (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast)))
-    v = LLVMGetOperand(v, 0);
-  return v;
-}
-
 /* `*array = realloc(*array, n)` (through a temporary, as in a grow helper):
  * the old block is read from a place and the new one stored back to it.
  * The flow-insensitive points-to set of that place holds both blocks, so
@@ -81,9 +75,9 @@ static LLVMValueRef strip_casts(LLVMValueRef v) {
  * finding; such a realloc releases nothing for this analysis. A realloc
  * whose result goes elsewhere (`grown = realloc(data, n)`) frees `data`. */
 static int replaces_in_place(LLVMValueRef call, uint32_t arg) {
-  LLVMValueRef old = strip_casts(LLVMGetOperand(call, arg));
+  LLVMValueRef old = weir_llvm_strip_bitcasts(LLVMGetOperand(call, arg));
   if (!old || !LLVMIsALoadInst(old)) return 0;
-  LLVMValueRef place = strip_casts(LLVMGetOperand(old, 0));
+  LLVMValueRef place = weir_llvm_strip_bitcasts(LLVMGetOperand(old, 0));
   LLVMValueRef values[8] = {call};
   size_t count = 1;
   for (size_t k = 0; k < count; ++k)
@@ -91,7 +85,7 @@ static int replaces_in_place(LLVMValueRef call, uint32_t arg) {
       LLVMValueRef user = LLVMGetUser(u);
       if (LLVMIsABitCastInst(user) && count < 8) values[count++] = user;
       else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == values[k] &&
-               strip_casts(LLVMGetOperand(user, 1)) == place)
+               weir_llvm_strip_bitcasts(LLVMGetOperand(user, 1)) == place)
         return 1;
     }
   return 0;

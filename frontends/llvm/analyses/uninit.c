@@ -298,12 +298,6 @@ static void move(weir_llvm_ctx *ctx, LLVMValueRef value, LLVMValueRef phi, weir_
   undefined_from(ctx, value, to, flow);
 }
 
-static LLVMValueRef strip_casts(LLVMValueRef v) {
-  while (v && (LLVMIsABitCastInst(v) || (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast)))
-    v = LLVMGetOperand(v, 0);
-  return v;
-}
-
 /* Whether two pointers are the same address expression: one value, or
  * GEPs (at -O0 `a[i].buf` is computed anew at each use) of the same
  * operands, casts of the same value counting as the same. */
@@ -325,14 +319,14 @@ static int same_address(LLVMValueRef a, LLVMValueRef b, int depth) {
  * of the place the call's result was stored to earlier in the same block
  * (`g[i].buf = malloc(n); if (!g[i].buf) return;`). */
 static LLVMValueRef allocation_compared(LLVMValueRef v) {
-  v = strip_casts(v);
+  v = weir_llvm_strip_bitcasts(v);
   if (!v || LLVMIsACallInst(v) || !LLVMIsALoadInst(v)) return v;
   LLVMValueRef address = LLVMGetOperand(v, 0);
   for (LLVMValueRef i = LLVMGetPreviousInstruction(v); i; i = LLVMGetPreviousInstruction(i)) {
     /* Stores to other places are passed over (optimistic: only the null
      * edge's kill depends on it). */
     if (!LLVMIsAStoreInst(i) || !same_address(LLVMGetOperand(i, 1), address, 0)) continue;
-    LLVMValueRef stored = strip_casts(LLVMGetOperand(i, 0));
+    LLVMValueRef stored = weir_llvm_strip_bitcasts(LLVMGetOperand(i, 0));
     return LLVMIsACallInst(stored) ? stored : NULL;
   }
   return NULL;
@@ -348,7 +342,8 @@ static void edge(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, 
   if (!LLVMIsAICmpInst(cond)) return;
   LLVMIntPredicate pred = LLVMGetICmpPredicate(cond);
   if (pred != LLVMIntEQ && pred != LLVMIntNE) return;
-  LLVMValueRef a = strip_casts(LLVMGetOperand(cond, 0)), b = strip_casts(LLVMGetOperand(cond, 1));
+  LLVMValueRef a = weir_llvm_strip_bitcasts(LLVMGetOperand(cond, 0));
+  LLVMValueRef b = weir_llvm_strip_bitcasts(LLVMGetOperand(cond, 1));
   LLVMValueRef block = LLVMIsAConstantPointerNull(b) ? a : LLVMIsAConstantPointerNull(a) ? b : NULL;
   block = allocation_compared(block);
   if (!block || !LLVMIsACallInst(block) || LLVMGetSuccessor(term, 0) == LLVMGetSuccessor(term, 1)) return;
