@@ -415,7 +415,8 @@ int weir_solve_load_exit_code(weir_status status) {
 }
 
 int weir_solve_exit_code(weir_status status) {
-  return status == WEIR_OK ? 0 : status == WEIR_ERR_INVALID_ARGUMENT ? 2 : 1; /* e.g. --backend */
+  /* a bad --backend spec (cpu:99: WEIR_ERR_OUT_OF_RANGE) is bad input, as in every command */
+  return status == WEIR_OK ? 0 : status == WEIR_ERR_INVALID_ARGUMENT || status == WEIR_ERR_OUT_OF_RANGE ? 2 : 1;
 }
 
 #ifndef WEIR_SOLVE_MPI_RUNNER

@@ -147,6 +147,8 @@ spec_errors() {
   has err.txt "backend spec 'cpu:99'"
   expect 2 "$weir" conformance --backend cpu:99
   has out.txt "largest valid index is 7"
+  expect 2 "$weir" solve "$src/examples/taint.ifds" --backend cpu:99
+  has err.txt "largest valid index is 7"
   expect 0 "$weir" demo --backend cpu:7
 }
 
