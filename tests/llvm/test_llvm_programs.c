@@ -149,10 +149,12 @@ size_t wt_expectations(const wt_program *p, int level, wt_expect *out, size_t ca
 }
 
 /* Both levels of every file in one shell, the compilers running side by
- * side (the programs are small: clang's start-up dominates). */
+ * side (the programs are small: clang's start-up dominates). Without
+ * LD_PRELOAD: the sanitizer build's Vulkan tests preload lavapipe (an LLVM
+ * of its own), which doubled every clang's start-up. */
 int wt_compile(const wt_program *p, int debug, char paths[2][WT_MAX_FILES][1024]) {
   char command[16384];
-  size_t used = (size_t)snprintf(command, sizeof command, "set -e; ");
+  size_t used = (size_t)snprintf(command, sizeof command, "set -e; unset LD_PRELOAD; ");
   for (int l = 0; l < 2; ++l) {
     for (size_t k = 0; k < p->file_count; ++k) {
       char src[1024], stem[WT_NAME];
