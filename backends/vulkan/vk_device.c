@@ -173,6 +173,7 @@ void weir_vk_destroy(void *self) {
     if (vk->pool) vk->vk.vkDestroyCommandPool(vk->device, vk->pool, NULL);
     vk->vk.vkDestroyDevice(vk->device, NULL);
   }
+  weir_vk_fft_release_compiler(vk);
   weir_vk_instance_destroy(&vk->inst);
   free(vk);
 }

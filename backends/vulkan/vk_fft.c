@@ -50,6 +50,7 @@ void weir_vk_fft_destroy(void *self, void *plan) {
   (void)self;
   (void)plan;
 }
+void weir_vk_fft_release_compiler(weir_vk *vk) { (void)vk; }
 void weir_vk_fft_begin(weir_vk *vk) { vk->fft_call++; }
 weir_status weir_vk_fft_note(weir_vk *vk, const weir_native_step *step, size_t index) {
   (void)vk;
@@ -129,6 +130,11 @@ static const char *kind_name(weir_fft_kind k) {
   return k == WEIR_FFT_C2C ? "c2c" : k == WEIR_FFT_R2C ? "r2c" : "c2r";
 }
 
+void weir_vk_fft_release_compiler(weir_vk *vk) {
+  if (vk->glslang_held) weir_vkfft_compiler_release();
+  vk->glslang_held = 0;
+}
+
 void weir_vk_fft_destroy(void *self, void *plan) {
   weir_vk *vk = self;
   vk_fft *f = plan;
@@ -203,6 +209,12 @@ static VkFFTResult init_app(weir_vk *vk, vk_fft *f, const weir_fft_desc *d, cons
     c.outputBuffer = &f->set[0][1]; /* unused, but never a null descriptor */
     c.outputBufferSize = &f->app_out_bytes;
   }
+  /* VkFFT initialises glslang for each application and finalises it after
+   * compiling; with the instance's own reference held, that finalisation
+   * keeps glslang's built-in symbol tables (a plan of size 16: ~0.1 s of
+   * parsing less). Without the reference (glslang refused), VkFFT does it. */
+  if (!vk->glslang_held) vk->glslang_held = weir_vkfft_compiler_hold();
+  c.isCompilerInitialized = (uint64_t)vk->glslang_held;
   VkFFTResult r = weir_vkfft_initialize(&vk->vk, &f->app, c);
   if (r != VKFFT_SUCCESS) memset(&f->app, 0, sizeof f->app); /* it frees what it made */
   return r;

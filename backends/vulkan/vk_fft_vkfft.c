@@ -62,3 +62,6 @@ void weir_vkfft_delete(const struct VolkDeviceTable *table, VkFFTApplication *ap
   vkfft_table = table;
   deleteVkFFT(app);
 }
+
+int weir_vkfft_compiler_hold(void) { return glslang_initialize_process() ? 1 : 0; }
+void weir_vkfft_compiler_release(void) { glslang_finalize_process(); }

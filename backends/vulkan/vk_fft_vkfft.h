@@ -20,5 +20,9 @@ VkFFTResult weir_vkfft_initialize(const struct VolkDeviceTable *table, VkFFTAppl
 VkFFTResult weir_vkfft_append(const struct VolkDeviceTable *table, VkFFTApplication *app,
                               int inverse, VkFFTLaunchParams *launch);
 void weir_vkfft_delete(const struct VolkDeviceTable *table, VkFFTApplication *app);
+/* A reference on glslang's process state (1 when taken; glslang counts
+ * them, and frees its symbol tables when the last one goes). */
+int weir_vkfft_compiler_hold(void);
+void weir_vkfft_compiler_release(void);
 
 #endif

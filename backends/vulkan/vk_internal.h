@@ -97,6 +97,11 @@ typedef struct weir_vk {
   uint32_t query_cap;
 
   uint64_t fft_call; /* bumped per dispatching call: which FFT plans it uses how (vk_fft.c) */
+  /* This instance holds a reference on glslang's process state from its
+   * first FFT plan to its destruction (vk_fft.c): glslang then keeps its
+   * parsed built-in declarations between plans instead of parsing them again
+   * for every VkFFT application (most of a small plan's time). */
+  int glslang_held;
 } weir_vk;
 
 weir_status weir_vk_open(uint32_t index, const weir_open_options *options, void **out_self);
@@ -144,6 +149,8 @@ void weir_vk_release_program(void *self, const weir_program *program, void *stat
 /* ---- FFT with VkFFT (vk_fft.c) ---- */
 weir_status weir_vk_fft_plan(void *self, const weir_fft_desc *desc, void **out_plan);
 void weir_vk_fft_destroy(void *self, void *plan);
+/* At the instance's destruction: drops its glslang reference, if any. */
+void weir_vk_fft_release_compiler(weir_vk *vk);
 /* Before recording a call's steps: a new call (weir_vk_fft_begin), then
  * every FFT step of it noted (weir_vk_fft_note, from check_steps), so a plan
  * used with several buffer pairs in one call is staged through its own

@@ -165,14 +165,9 @@ static void hermitian_columns(const fcase *c, void *in) {
       }
 }
 
-/* Runs case c on cpu with `threads`, checks it against the reference, and
- * returns the output bytes (caller frees) when out_copy is given. */
-static void run_case_on(const char *spec, const fcase *c, uint32_t threads, void **out_copy) {
-  weir_open_options opt = WEIR_OPEN_OPTIONS_INIT;
-  opt.threads = threads;
-  weir_backend *b = NULL;
-  ck_assert_msg(weir_backend_open_ex(spec, &opt, &b) == WEIR_OK, "open %s: %s", spec,
-                weir_last_error());
+/* Runs case c on backend b, checks it against the reference, and returns
+ * the output bytes (caller frees) when out_copy is given. */
+static void run_case_with(weir_backend *b, const fcase *c, void **out_copy) {
   weir_fft_desc d = {0};
   d.rank = c->rank;
   for (uint32_t a = 0; a < c->rank; ++a) d.shape[a] = c->shape[a];
@@ -244,6 +239,16 @@ static void run_case_on(const char *spec, const fcase *c, uint32_t threads, void
   weir_fft_destroy(f);
   weir_free(b, bi);
   weir_free(b, bo);
+}
+
+/* Case c on a backend of its own (`spec` with `threads`). */
+static void run_case_on(const char *spec, const fcase *c, uint32_t threads, void **out_copy) {
+  weir_open_options opt = WEIR_OPEN_OPTIONS_INIT;
+  opt.threads = threads;
+  weir_backend *b = NULL;
+  ck_assert_msg(weir_backend_open_ex(spec, &opt, &b) == WEIR_OK, "open %s: %s", spec,
+                weir_last_error());
+  run_case_with(b, c, out_copy);
   weir_backend_close(b);
 }
 
@@ -253,7 +258,8 @@ static const char *g_spec = "cpu";
 
 /* Whether loop iteration `i` (of 4) plans size index s on this backend.
  * Elsewhere than cpu plans compile kernels (slow on lavapipe): half the
- * sizes per iteration, every size in two (precision, direction) pairs; with
+ * sizes per iteration, every size in two (precision, direction) pairs (all
+ * of them: 3 times as long, the large Bluestein lengths); with
  * WEIR_TEST_QUICK (the sanitizer build, tests/fft/CMakeLists.txt) a quarter,
  * every size in one pair: the same planning and execution paths, half the
  * kernels. */
@@ -263,8 +269,22 @@ static int size_in_iteration(size_t s, int i) {
   return s % 2 == (size_t)i % 2;
 }
 
+/* Elsewhere than cpu (where `threads` matters), every case of a test runs on
+ * one backend, opened by the test's fixture: plans made one after another
+ * on one instance, as an application makes them (and glslang's built-ins
+ * parsed once per test, not once per case: vk_fft.c). */
+static weir_backend *g_shared;
+static void open_shared(void) {
+  ck_assert_msg(weir_backend_open(g_spec, &g_shared) == WEIR_OK, "open %s: %s", g_spec, weir_last_error());
+}
+static void close_shared(void) {
+  weir_backend_close(g_shared);
+  g_shared = NULL;
+}
+
 static void run_case(const fcase *c, uint32_t threads, void **out_copy) {
-  run_case_on(g_spec, c, threads, out_copy);
+  if (g_shared) run_case_with(g_shared, c, out_copy);
+  else run_case_on(g_spec, c, threads, out_copy);
 }
 
 static const uint64_t sizes_1d[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 32, 60,
@@ -807,6 +827,7 @@ int main(int argc, char **argv) {
       return 77;
     }
     tcase_set_timeout(t, 900);
+    tcase_add_checked_fixture(t, open_shared, close_shared);
     tcase_add_loop_test(t, c2c_1d, 0, 4);
     tcase_add_loop_test(t, real_1d, 0, 4);
     tcase_add_test(t, n_dimensional);
