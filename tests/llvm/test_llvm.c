@@ -358,6 +358,46 @@ START_TEST(test_ir_corners_load) {
 }
 END_TEST
 
+/* -O2 leaves some instructions without a debug location (a merged or
+ * hoisted load) and gives others line 0 (a merged call): a finding there is
+ * reported at the nearest line of its block, never as "instruction N", and
+ * an allocation site is named by that line, never "t.c:0". */
+START_TEST(test_lineless_instructions) {
+  const char ir[] =
+      "declare i8* @malloc(i64)\ndeclare void @free(i8*)\n"
+      "define i32 @main() !dbg !6 {\n"
+      "  %p = call i8* @malloc(i64 4), !dbg !10\n"
+      "  %q = bitcast i8* %p to i32*, !dbg !11\n"
+      "  call void @free(i8* %p), !dbg !12\n"
+      "  %v = load i32, i32* %q\n"
+      "  %r = add i32 %v, 1, !dbg !13\n"
+      "  ret i32 %r, !dbg !13\n}\n"
+      "!llvm.dbg.cu = !{!0}\n!llvm.module.flags = !{!3, !4}\n"
+      "!0 = distinct !DICompileUnit(language: DW_LANG_C99, file: !1, producer: \"clang\", isOptimized: true, "
+      "runtimeVersion: 0, emissionKind: FullDebug)\n"
+      "!1 = !DIFile(filename: \"t.c\", directory: \"/src\")\n"
+      "!3 = !{i32 7, !\"Dwarf Version\", i32 5}\n!4 = !{i32 2, !\"Debug Info Version\", i32 3}\n"
+      "!6 = distinct !DISubprogram(name: \"main\", scope: !1, file: !1, line: 2, type: !7, scopeLine: 2, "
+      "spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0)\n"
+      "!7 = !DISubroutineType(types: !8)\n!8 = !{null}\n"
+      "!10 = !DILocation(line: 0, scope: !6)\n!11 = !DILocation(line: 3, column: 7, scope: !6)\n"
+      "!12 = !DILocation(line: 4, column: 3, scope: !6)\n!13 = !DILocation(line: 5, column: 10, scope: !6)\n";
+  weir_llvm_problem *lp = NULL;
+  ck_assert_msg(weir_llvm_build_memory("t.ll", ir, sizeof ir - 1, WEIR_LLVM_UAF, NULL, &lp) == WEIR_OK, "%s",
+                weir_last_error());
+  wt_run run;
+  ck_assert_msg(wt_solve(lp, NULL, &run) == WEIR_OK, "%s", weir_last_error());
+  ck_assert_uint_eq(run.findings.count, 1);
+  const weir_llvm_finding *f = &run.findings.items[0];
+  ck_assert_str_eq(f->rule, "weir-use-after-free");
+  ck_assert_uint_eq(f->where.line, 4); /* the load has no location: the free's line before it */
+  ck_assert_msg(strstr(f->message, "the block from malloc in main at t.c:3"), "%s", f->message);
+  ck_assert_msg(!strstr(f->message, "t.c:0"), "%s", f->message);
+  wt_run_free(&run);
+  weir_llvm_problem_free(lp);
+}
+END_TEST
+
 /* Shard `shard` of `shards` (CTest runs the programs as two entries, so
  * that `ctest -j2` puts them on both cores): that slice of the programs;
  * the other tests with shard 0. */
@@ -376,6 +416,7 @@ static Suite *llvm_suite(int shard, int shards) {
   tcase_add_test(tc, test_bad_inputs);
   tcase_add_test(tc, test_config_reset_and_custom_rules);
   tcase_add_test(tc, test_ir_corners_load);
+  tcase_add_test(tc, test_lineless_instructions);
   return s;
 }
 

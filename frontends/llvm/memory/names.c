@@ -279,11 +279,29 @@ static int scope_function(LLVMContextRef context, LLVMMetadataRef scope, weir_ll
   return 0;
 }
 
-/* " in FN at FILE:LINE" for an instruction, from its debug location, else
- * " in FN" with the function that holds it. */
+static LLVMMetadataRef di_location(LLVMValueRef inst) {
+  LLVMMetadataRef loc = inst && LLVMIsAInstruction(inst) ? LLVMInstructionGetDebugLoc(inst) : NULL;
+  return loc && LLVMGetMetadataKind(loc) == LLVMDILocationMetadataKind ? loc : NULL;
+}
+
+/* The site's debug location; when it has none or line 0 (-O2 merges calls
+ * and hoists them out of their lines), the nearest one in its block that
+ * has a line (before it, else after it); else what it has. */
+static LLVMMetadataRef site_location(LLVMValueRef site) {
+  LLVMMetadataRef loc = di_location(site);
+  if ((loc && LLVMDILocationGetLine(loc)) || !site || !LLVMIsAInstruction(site)) return loc;
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(site); i; i = LLVMGetPreviousInstruction(i))
+    if (di_location(i) && LLVMDILocationGetLine(di_location(i))) return di_location(i);
+  for (LLVMValueRef i = LLVMGetNextInstruction(site); i; i = LLVMGetNextInstruction(i))
+    if (di_location(i) && LLVMDILocationGetLine(di_location(i))) return di_location(i);
+  return loc;
+}
+
+/* " in FN at FILE:LINE" for an instruction, from its debug location (the
+ * nearest one with a line: site_location), else " in FN" with the function
+ * that holds it; never "FILE:0". */
 static void place(LLVMValueRef site, LLVMValueRef function, weir_llvm_text *out) {
-  LLVMMetadataRef loc = LLVMIsAInstruction(site) ? LLVMInstructionGetDebugLoc(site) : NULL;
-  if (loc && LLVMGetMetadataKind(loc) != LLVMDILocationMetadataKind) loc = NULL;
+  LLVMMetadataRef loc = site_location(site);
   LLVMMetadataRef scope = loc ? LLVMDILocationGetScope(loc) : NULL;
   weir_llvm_text fn = {0};
   size_t length = 0;
@@ -295,11 +313,12 @@ static void place(LLVMValueRef site, LLVMValueRef function, weir_llvm_text *out)
   unsigned line = LLVMDILocationGetLine(loc), file_length = 0;
   LLVMMetadataRef file = scope ? LLVMDIScopeGetFile(scope) : NULL;
   const char *file_name = file ? LLVMDIFileGetFilename(file, &file_length) : NULL;
+  if (!line) return;
   if (file_name && file_length) {
     unsigned start = file_length;
     while (start > 0 && file_name[start - 1] != '/') --start; /* the file's base name */
     weir_llvm_text_printf(out, " at %.*s:%u", (int)(file_length - start), file_name + start, line);
-  } else if (line) {
+  } else {
     weir_llvm_text_printf(out, " at line %u", line);
   }
 }

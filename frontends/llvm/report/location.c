@@ -209,8 +209,15 @@ static LLVMValueRef lifetime_start(LLVMValueRef pointer) {
   return NULL;
 }
 
+/* Where an instruction is reported: its own line; with line 0, or with no
+ * location at all in a function that has debug info (-O2 drops the
+ * location of loads it merges or hoists), the nearest line in its block;
+ * an alloca's declaration (below). */
 static LLVMValueRef located(LLVMValueRef inst) {
   if (LLVMInstructionGetDebugLoc(inst) && debug_line(inst) == 0) return nearest_with_line(inst);
+  if (!LLVMInstructionGetDebugLoc(inst) && !LLVMIsAAllocaInst(inst) &&
+      LLVMGetSubprogram(LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst))))
+    return nearest_with_line(inst);
   if (LLVMInstructionGetDebugLoc(inst) || !LLVMIsAAllocaInst(inst)) return inst;
   LLVMValueRef wrapped = LLVMMetadataAsValue(LLVMGetTypeContext(LLVMTypeOf(inst)), LLVMValueAsMetadata(inst));
   for (LLVMUseRef u = LLVMGetFirstUse(wrapped); u; u = LLVMGetNextUse(u)) {
