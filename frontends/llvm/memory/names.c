@@ -284,16 +284,28 @@ static LLVMMetadataRef di_location(LLVMValueRef inst) {
   return loc && LLVMGetMetadataKind(loc) == LLVMDILocationMetadataKind ? loc : NULL;
 }
 
+/* A location with a line, inlined at `at` (NULL: the function's own), or
+ * at any place when `any`. */
+static LLVMMetadataRef line_in(LLVMValueRef inst, LLVMMetadataRef at, int any) {
+  LLVMMetadataRef loc = di_location(inst);
+  return loc && LLVMDILocationGetLine(loc) && (any || LLVMDILocationGetInlinedAt(loc) == at) ? loc : NULL;
+}
+
 /* The site's debug location; when it has none or line 0 (-O2 merges calls
- * and hoists them out of their lines), the nearest one in its block that
- * has a line (before it, else after it); else what it has. */
+ * and hoists them out of their lines), the nearest one in its block with a
+ * line (before it, else after it), preferring the site's own inlined
+ * instance (a neighbour inlined from a helper would name the helper's
+ * file); else what it has. */
 static LLVMMetadataRef site_location(LLVMValueRef site) {
   LLVMMetadataRef loc = di_location(site);
   if ((loc && LLVMDILocationGetLine(loc)) || !site || !LLVMIsAInstruction(site)) return loc;
-  for (LLVMValueRef i = LLVMGetPreviousInstruction(site); i; i = LLVMGetPreviousInstruction(i))
-    if (di_location(i) && LLVMDILocationGetLine(di_location(i))) return di_location(i);
-  for (LLVMValueRef i = LLVMGetNextInstruction(site); i; i = LLVMGetNextInstruction(i))
-    if (di_location(i) && LLVMDILocationGetLine(di_location(i))) return di_location(i);
+  LLVMMetadataRef at = loc ? LLVMDILocationGetInlinedAt(loc) : NULL;
+  for (int any = 0; any < 2; ++any) {
+    for (LLVMValueRef i = LLVMGetPreviousInstruction(site); i; i = LLVMGetPreviousInstruction(i))
+      if (line_in(i, at, any)) return line_in(i, at, any);
+    for (LLVMValueRef i = LLVMGetNextInstruction(site); i; i = LLVMGetNextInstruction(i))
+      if (line_in(i, at, any)) return line_in(i, at, any);
+  }
   return loc;
 }
 

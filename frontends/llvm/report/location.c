@@ -187,11 +187,24 @@ static uint32_t intern_file(weir_llvm_ctx *ctx, positions *p, LLVMMetadataRef fi
 /* An instruction with line 0 (a location the optimiser merged from
  * several, common at -O2) is reported at the nearest instruction before it
  * in its block that has a line, else the nearest after it. */
+static LLVMMetadataRef inlined_at(LLVMValueRef i) {
+  LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(i);
+  return loc && LLVMGetMetadataKind(loc) == LLVMDILocationMetadataKind ? LLVMDILocationGetInlinedAt(loc) : NULL;
+}
+
+/* The nearest instruction of the block with a line (before it, else after
+ * it), preferring one of the same inlined instance as `inst` (inlined at
+ * the same place; for an instruction of the function's own or without a
+ * location: not inlined), so that a neighbour inlined from a helper does
+ * not name the helper's file; any line after that. */
 static LLVMValueRef nearest_with_line(LLVMValueRef inst) {
-  for (LLVMValueRef i = LLVMGetPreviousInstruction(inst); i; i = LLVMGetPreviousInstruction(i))
-    if (LLVMInstructionGetDebugLoc(i) && debug_line(i)) return i;
-  for (LLVMValueRef i = LLVMGetNextInstruction(inst); i; i = LLVMGetNextInstruction(i))
-    if (LLVMInstructionGetDebugLoc(i) && debug_line(i)) return i;
+  LLVMMetadataRef at = inlined_at(inst);
+  for (int any = 0; any < 2; ++any) {
+    for (LLVMValueRef i = LLVMGetPreviousInstruction(inst); i; i = LLVMGetPreviousInstruction(i))
+      if (LLVMInstructionGetDebugLoc(i) && debug_line(i) && (any || inlined_at(i) == at)) return i;
+    for (LLVMValueRef i = LLVMGetNextInstruction(inst); i; i = LLVMGetNextInstruction(i))
+      if (LLVMInstructionGetDebugLoc(i) && debug_line(i) && (any || inlined_at(i) == at)) return i;
+  }
   return inst;
 }
 
