@@ -21,6 +21,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(
   build-essential cmake pkg-config python3          # toolchain
+  ninja-build ccache                                # faster builds (used when installed)
   check                                             # tests (libcheck)
   libdlpack-dev                                     # DLPack interop
   libvulkan-dev libvulkan-volk-dev glslc spirv-tools # Vulkan backend + SPIR-V programs
@@ -144,14 +145,19 @@ run_tests() {
   # case in the suite's own process instead of a child forked per case; an
   # instrumented process forks in ~0.1 s (its shadow memory), which was half
   # of the ifds suite's 20 s. The normal run above keeps one child per case
-  # (a crash or a hang there names its case).
+  # (a crash or a hang there names its case; here one failing case may
+  # disturb the cases after it in the same suite, and CTest's --timeout
+  # bounds a hang).
   phase ctest-asan run_ctest build-asan CK_FORK=no \
     ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp"
 }
 
+# --timeout: the limit of every entry that sets none of its own (with
+# CK_FORK=no Check enforces no per-case timeouts, so a hang would otherwise
+# stall the run without naming the test).
 run_ctest() { # run_ctest DIR [VAR=VALUE...]: every test (in that environment), the log in DIR/ctest.log
   local dir=$1; shift
-  (cd "$dir" && env "$@" ctest --output-on-failure -j"$JOBS") 2>&1 | tee "$dir/ctest.log"
+  (cd "$dir" && env "$@" ctest --output-on-failure --timeout 900 -j"$JOBS") 2>&1 | tee "$dir/ctest.log"
 }
 
 # The ten slowest CTest entries of both runs (normal, sanitizer), slowest
