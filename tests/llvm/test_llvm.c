@@ -43,22 +43,14 @@ static size_t same_findings(const char *what, const wt_run *a, const wt_run *b) 
   return 1;
 }
 
-/* The backends that open here; the others are reported once (program 0).
- * With WEIR_TEST_QUICK (the sanitizer build, tests/llvm/CMakeLists.txt) the
- * engine runs on cpu only: the normal build runs it on every backend. */
+/* The backends that open here; the others are reported once (program 0). */
 static size_t open_backends(weir_backend **out, char ids[][32], size_t capacity, int report) {
   weir_backend_report reports[16];
   size_t count = 0, opened = 0;
-  int quick = getenv("WEIR_TEST_QUICK") != NULL;
   ck_assert_int_eq(weir_backend_reports(reports, 16, &count), WEIR_OK);
   for (size_t r = 0; r < count && r < 16 && opened < capacity; ++r) {
     if (!reports[r].available) {
       if (report) printf("  SKIP engine on %s: %s\n", reports[r].id, reports[r].reason);
-      continue;
-    }
-    if (quick && strcmp(reports[r].id, "cpu") != 0) {
-      if (report) printf("  SKIP engine on %s: WEIR_TEST_QUICK (the sanitizer build; the normal build runs it)\n",
-                         reports[r].id);
       continue;
     }
     if (weir_backend_open(reports[r].id, &out[opened]) != WEIR_OK) {
