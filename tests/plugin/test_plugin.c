@@ -142,9 +142,25 @@ START_TEST(missing_plugin_file) {
 }
 END_TEST
 
+/* Tests that set WEIR_BACKEND_PATH get the process's own value back after
+ * them: without a forked child per case (CK_FORK=no, the sanitizer run of
+ * scripts/dev.sh) the next case would otherwise see it. */
+static char *saved_backend_path;
+static void save_backend_path(void) {
+  const char *v = getenv("WEIR_BACKEND_PATH");
+  saved_backend_path = v ? strdup(v) : NULL;
+}
+static void restore_backend_path(void) {
+  if (saved_backend_path) setenv("WEIR_BACKEND_PATH", saved_backend_path, 1);
+  else unsetenv("WEIR_BACKEND_PATH");
+  free(saved_backend_path);
+  saved_backend_path = NULL;
+}
+
 int main(void) {
   Suite *s = suite_create("plugin");
   TCase *tc = tcase_create("plugin");
+  tcase_add_checked_fixture(tc, save_backend_path, restore_backend_path);
   tcase_add_test(tc, template_by_path_computes);
   tcase_add_test(tc, template_repeated_counts_every_step);
   tcase_add_test(tc, template_from_backend_path);
