@@ -130,10 +130,13 @@ static size_t check_level(const wt_program *p, int level, char paths[WT_MAX_FILE
   wt_expect expect[64];
   size_t count = wt_expectations(p, level, expect, 64);
   wt_run reference;
-  if (count >= 64 || wt_solve(lp, NULL, &reference) != WEIR_OK) {
-    printf("  %s -O%d: %s\n", p->name, level,
-           count >= 64 ? "64 or more markers (raise the limit in check_level)" : weir_last_error());
-    if (count < 64) wt_run_free(&reference);
+  int failed = count >= 64; /* the marker array is full: some may be missing */
+  if (failed) printf("  %s -O%d: 64 or more markers (raise the limit in check_level)\n", p->name, level);
+  else if ((failed = wt_solve(lp, NULL, &reference) != WEIR_OK)) {
+    printf("  %s -O%d: %s\n", p->name, level, weir_last_error());
+    wt_run_free(&reference);
+  }
+  if (failed) {
     weir_llvm_problem_free(lp);
     return 1;
   }

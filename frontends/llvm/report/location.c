@@ -181,12 +181,6 @@ static uint32_t intern_file(weir_llvm_ctx *ctx, positions *p, LLVMMetadataRef fi
   return id;
 }
 
-/* The instruction whose debug location stands for `inst`: itself, or for an
- * alloca without one (clang gives allocas none) its llvm.dbg.declare, which
- * sits at the variable's declaration. */
-/* An instruction with line 0 (a location the optimiser merged from
- * several, common at -O2) is reported at the nearest instruction before it
- * in its block that has a line, else the nearest after it. */
 static LLVMMetadataRef inlined_at(LLVMValueRef i) {
   LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(i);
   return loc && LLVMGetMetadataKind(loc) == LLVMDILocationMetadataKind ? LLVMDILocationGetInlinedAt(loc) : NULL;
@@ -222,10 +216,11 @@ static LLVMValueRef lifetime_start(LLVMValueRef pointer) {
   return NULL;
 }
 
-/* Where an instruction is reported: its own line; with line 0, or with no
- * location at all in a function that has debug info (-O2 drops the
- * location of loads it merges or hoists), the nearest line in its block;
- * an alloca's declaration (below). */
+/* The instruction whose debug location stands for `inst`: itself; with
+ * line 0, or with no location at all in a function that has debug info
+ * (-O2 drops the location of loads it merges or hoists), the nearest line
+ * in its block; for an alloca without one (clang gives allocas none) its
+ * llvm.dbg.declare, which sits at the variable's declaration. */
 static LLVMValueRef located(LLVMValueRef inst) {
   if (LLVMInstructionGetDebugLoc(inst) && debug_line(inst) == 0) return nearest_with_line(inst);
   if (!LLVMInstructionGetDebugLoc(inst) && !LLVMIsAAllocaInst(inst) &&
