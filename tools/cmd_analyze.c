@@ -398,7 +398,8 @@ static void print_summary(const analyze_args *a, const run_state *r) {
   inputs_name(a, inputs, sizeof inputs);
   fprintf(stderr, "weir analyze: %s of %s: %u functions, %u nodes (%u bypassed), %u facts", a->analysis, inputs,
           b->functions, b->nodes, b->bypassed_nodes, b->facts);
-  if (b->facts_before_pruning > b->facts) fprintf(stderr, " (of %u before pruning)", b->facts_before_pruning);
+  if (b->facts_before_pruning > b->facts)
+    fprintf(stderr, " (of %u before pruning, %u of them generable)", b->facts_before_pruning, b->facts_generable);
   if (b->modules > 1) fprintf(stderr, " from %u linked modules", b->modules);
   fprintf(stderr, "; frontend %.3f s (parse %.3f s, prepare %.3f s, points-to %.3f s)",
           b->seconds_parse + b->seconds_build, b->seconds_parse, b->seconds_prepare, b->seconds_points_to);

@@ -52,6 +52,7 @@ typedef struct weir_llvm_build_stats {
   uint32_t bypassed_nodes; /* of those, nodes that only hand every fact on: no edges (module/bypass.c) */
   uint32_t facts;        /* including the zero fact, after pruning (see module/emit.c) */
   uint32_t facts_before_pruning; /* every fact the analysis numbered */
+  uint32_t facts_generable;      /* of those, facts some flow can generate (pruning keeps those a check needs) */
   uint32_t memory_objects, memory_locations; /* the memory model (memory/memory.h) */
   uint32_t memory_degraded; /* 1: the points-to safety bound was reached (coarser, still sound) */
   uint64_t memory_pairs;    /* sum of points-to set sizes over all values */

@@ -269,6 +269,7 @@ struct weir_llvm_ctx {
   weir_llvm_libcall *libcalls;
   size_t libcall_count, libcall_cap;
   const uint32_t *fact_map;      /* while building: fact -> built number (NONE: pruned) */
+  weir_llvm_vec *demand;         /* first pass of module/emit.c: the facts checks look at, instead of checks */
   weir_llvm_vec global_objects;  /* uaf: objects reachable from globals (sorted), once */
   weir_llvm_reach reach;         /* weir_llvm_call_reach's caches (analyses/common.c) */
   int global_objects_ready;

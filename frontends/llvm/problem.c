@@ -126,8 +126,8 @@ static void write_comments(const weir_llvm_problem *problem, FILE *out) {
   const weir_llvm_build_stats *st = &problem->stats;
   fprintf(out, "# %s analysis of %s (weir analyze, LLVM frontend)\n",
           weir_llvm_analysis_name(problem->analysis), problem->name);
-  fprintf(out, "# %u of %u facts can hold somewhere (the rest were pruned)\n", st->facts,
-          st->facts_before_pruning);
+  fprintf(out, "# %u of %u facts can hold somewhere and lead to a check (%u can hold; the rest were pruned)\n",
+          st->facts, st->facts_before_pruning, st->facts_generable);
   for (uint32_t f = 0; f < problem->ifds->fact_count; ++f) {
     size_t length = 0;
     const char *name = weir_llvm_problem_fact_name(problem, f, &length);

@@ -344,6 +344,46 @@ START_TEST(test_config_reset_and_custom_rules) {
 }
 END_TEST
 
+/* Facts that can hold but lead to no check are pruned (module/emit.c's
+ * demand): getenv("A") flows into a global and a helper, never to a sink;
+ * getenv("B") reaches system. The finding stays, the first flow's facts go. */
+START_TEST(test_demand_pruning) {
+  const char ir[] =
+      "@g = global i8* null\n"
+      "@a = constant [2 x i8] c\"A\\00\"\n"
+      "@b = constant [2 x i8] c\"B\\00\"\n"
+      "declare i8* @getenv(i8*)\n"
+      "declare i32 @system(i8*)\n"
+      "define void @keep(i8* %p) {\n  store i8* %p, i8** @g\n  ret void\n}\n"
+      "define i32 @main() {\n"
+      "  %e = call i8* @getenv(i8* getelementptr ([2 x i8], [2 x i8]* @a, i64 0, i64 0))\n"
+      "  call void @keep(i8* %e)\n"
+      "  %l = load i8*, i8** @g\n"
+      "  %f = call i8* @getenv(i8* getelementptr ([2 x i8], [2 x i8]* @b, i64 0, i64 0))\n"
+      "  %r = call i32 @system(i8* %f)\n"
+      "  ret i32 %r\n}\n";
+  weir_llvm_problem *lp = NULL;
+  ck_assert_msg(weir_llvm_build_memory("demand.ll", ir, sizeof ir - 1, WEIR_LLVM_TAINT, NULL, &lp) == WEIR_OK, "%s",
+                weir_last_error());
+  const weir_llvm_build_stats *st = weir_llvm_problem_stats(lp);
+  ck_assert_uint_gt(st->facts_generable, st->facts); /* V(%e), V(%p), M(@g), V(%l) can hold */
+  ck_assert_uint_ge(st->facts_before_pruning, st->facts_generable);
+  ck_assert_uint_eq(st->facts, 2); /* zero and V(%f) */
+  size_t length = 0;
+  const char *name = weir_llvm_problem_fact_name(lp, 1, &length);
+  ck_assert_ptr_nonnull(name);
+  char text[256];
+  snprintf(text, sizeof text, "%.*s", (int)(length < 255 ? length : 255), name);
+  ck_assert_msg(strstr(text, "%f") != NULL, "fact 1 is '%s', not V(%%f)", text);
+  wt_run run;
+  ck_assert_int_eq(wt_solve(lp, NULL, &run), WEIR_OK);
+  ck_assert_uint_eq(run.findings.count, 1);
+  ck_assert_ptr_nonnull(strstr(run.findings.items[0].message, "system"));
+  wt_run_free(&run);
+  weir_llvm_problem_free(lp);
+}
+END_TEST
+
 /* IR corners the loader must still accept: odd and empty function names,
  * a switch whose cases share a block (one edge), unreachable, an indirect
  * call with no defined target of its type (external), self recursion. */
@@ -444,6 +484,7 @@ static Suite *llvm_suite(int shard, int shards) {
   tcase_add_test(tc, test_bad_inputs);
   tcase_add_test(tc, test_config_reset_and_custom_rules);
   tcase_add_test(tc, test_ir_corners_load);
+  tcase_add_test(tc, test_demand_pruning);
   tcase_add_test(tc, test_lineless_instructions);
   return s;
 }

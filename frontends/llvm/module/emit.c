@@ -8,10 +8,15 @@
  *
  * Two passes over the same hooks. The first only collects the fact graph:
  * an edge a -> b for every pair of every flow function (gen = 0 -> b) with
- * a != b. A fact that no path of that graph reaches from the zero fact can
- * never hold anywhere (identity keeps a fact, only pairs make new ones), so
- * the second pass builds only the live facts, renumbered. On real programs
- * most memory locations and values can never be tainted (uninitialised,
+ * a != b, and the facts the checks look at (the demand). A fact that no path
+ * of that graph reaches from the zero fact can never hold anywhere (identity
+ * keeps a fact, only pairs make new ones); a fact from which no path leads
+ * to a demanded fact can hold, but no finding depends on it (the flow
+ * functions are distributive: whatever it makes, it makes alone). The
+ * second pass builds only the facts on a path from zero to a demanded fact,
+ * renumbered: the findings and their code flows are the same, the path
+ * edges of everything else are gone. On real programs most memory locations
+ * and values can never be tainted (uninitialised,
  * freed): pruning them is what keeps the problem small. */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +29,7 @@ typedef struct emitter {
   weir_llvm_ctx *ctx;
   weir_ifds_builder *builder; /* second pass; NULL while collecting the fact graph */
   weir_llvm_vec graph;     /* from, to pairs (first pass) */
+  weir_llvm_vec demand;    /* facts the checks look at (first pass) */
   weir_llvm_flow flow, flow2;
   weir_llvm_vec scratch;   /* one flow's arrays through the fact map */
   weir_llvm_text name;     /* one procedure name, NUL-terminated */
@@ -97,38 +103,68 @@ static void collect(emitter *e, const weir_llvm_flow *flow) {
   }
 }
 
-/* Live facts (reachable from 0) get consecutive numbers; the rest NONE. */
-static uint32_t *live_facts(emitter *e, uint32_t *live_count) {
-  uint32_t n = e->ctx->fact_count;
-  size_t edges = e->graph.n / 2;
-  uint32_t *start = calloc((size_t)n + 1, sizeof *start);
-  uint32_t *adj = malloc((edges ? edges : 1) * sizeof *adj);
-  uint32_t *map = malloc((size_t)n * sizeof *map);
-  uint32_t *queue = malloc((size_t)n * sizeof *queue);
-  if (!start || !adj || !map || !queue) {
-    free(start), free(adj), free(map), free(queue);
-    return NULL;
-  }
-  for (size_t k = 0; k < edges; ++k) start[e->graph.v[2 * k] + 1]++;
-  for (uint32_t f = 0; f < n; ++f) start[f + 1] += start[f];
-  uint32_t *fill = queue; /* reused as insertion cursors before the search */
-  memcpy(fill, start, (size_t)n * sizeof *fill);
-  for (size_t k = 0; k < edges; ++k) adj[fill[e->graph.v[2 * k]]++] = e->graph.v[2 * k + 1];
-  for (uint32_t f = 0; f < n; ++f) map[f] = WEIR_LLVM_NONE;
+/* Marks in `mark` (bit `bit`) every fact reached from the `count` facts of
+ * `queue` along the adjacency `start`/`adj`; `queue` has room for every fact. */
+static void reach(const uint32_t *start, const uint32_t *adj, uint8_t *mark, uint8_t bit, uint32_t *queue,
+                  size_t count) {
   size_t head = 0, tail = 0;
-  map[0] = 0;
-  queue[tail++] = 0;
+  for (size_t k = 0; k < count; ++k)
+    if (!(mark[queue[k]] & bit)) mark[queue[k]] |= bit, queue[tail++] = queue[k];
   while (head < tail) {
     uint32_t f = queue[head++];
     for (uint32_t k = start[f]; k < start[f + 1]; ++k)
-      if (map[adj[k]] == WEIR_LLVM_NONE) map[adj[k]] = 0, queue[tail++] = adj[k];
+      if (!(mark[adj[k]] & bit)) mark[adj[k]] |= bit, queue[tail++] = adj[k];
   }
+}
+
+/* The graph's edges as adjacency lists, forward (from -> to) or backward. */
+static void adjacency(const weir_llvm_vec *graph, uint32_t n, int backward, uint32_t *start, uint32_t *adj,
+                      uint32_t *fill) {
+  size_t edges = graph->n / 2;
+  int from = backward ? 1 : 0;
+  memset(start, 0, ((size_t)n + 1) * sizeof *start);
+  for (size_t k = 0; k < edges; ++k) start[graph->v[2 * k + from] + 1]++;
+  for (uint32_t f = 0; f < n; ++f) start[f + 1] += start[f];
+  memcpy(fill, start, (size_t)n * sizeof *fill);
+  for (size_t k = 0; k < edges; ++k) adj[fill[graph->v[2 * k + from]]++] = graph->v[2 * k + 1 - from];
+}
+
+/* Live facts (reachable from 0, and reaching a demanded fact) get
+ * consecutive numbers; the rest NONE. *generable counts those reachable
+ * from 0. */
+static uint32_t *live_facts(emitter *e, uint32_t *live_count, uint32_t *generable) {
+  uint32_t n = e->ctx->fact_count;
+  size_t edges = e->graph.n / 2;
+  uint32_t *start = malloc(((size_t)n + 1) * sizeof *start);
+  uint32_t *adj = malloc((edges ? edges : 1) * sizeof *adj);
+  uint32_t *map = malloc((size_t)n * sizeof *map);
+  uint32_t *queue = malloc(((size_t)n + 1) * sizeof *queue);
+  uint8_t *mark = calloc((size_t)n, 1);
+  if (!start || !adj || !map || !queue || !mark) {
+    free(start), free(adj), free(map), free(queue), free(mark);
+    return NULL;
+  }
+  enum { FROM_ZERO = 1, TO_DEMAND = 2 };
+  adjacency(&e->graph, n, 0, start, adj, queue);
+  queue[0] = 0;
+  reach(start, adj, mark, FROM_ZERO, queue, 1);
+  adjacency(&e->graph, n, 1, start, adj, queue);
+  size_t demanded = 0;
+  for (size_t k = 0; k < e->demand.n; ++k)
+    if (e->demand.v[k] < n && !(mark[e->demand.v[k]] & TO_DEMAND)) /* seeds once each */
+      mark[e->demand.v[k]] |= TO_DEMAND, queue[demanded++] = e->demand.v[k];
+  for (size_t k = 0; k < demanded; ++k) mark[queue[k]] &= (uint8_t)~TO_DEMAND;
+  reach(start, adj, mark, TO_DEMAND, queue, demanded);
+  mark[0] |= TO_DEMAND; /* zero is always there */
   /* Number in the original order so the legend reads like the analysis. */
-  uint32_t next = 0;
-  for (uint32_t f = 0; f < n; ++f)
-    if (map[f] != WEIR_LLVM_NONE) map[f] = next++;
-  free(start), free(adj), free(queue);
+  uint32_t next = 0, from_zero = 0;
+  for (uint32_t f = 0; f < n; ++f) {
+    from_zero += (mark[f] & FROM_ZERO) != 0;
+    map[f] = mark[f] == (FROM_ZERO | TO_DEMAND) ? next++ : WEIR_LLVM_NONE;
+  }
+  free(start), free(adj), free(queue), free(mark);
   *live_count = next;
+  *generable = from_zero;
   return map;
 }
 
@@ -352,6 +388,10 @@ static void write_function(emitter *e, uint32_t proc) {
       if (e->builder) {
         weir_llvm_note_node(ctx, node, i);
         ctx->hooks->check(ctx, i, node);
+      } else { /* the facts the checks would look at, nothing recorded */
+        ctx->demand = &e->demand;
+        ctx->hooks->check(ctx, i, node);
+        ctx->demand = NULL;
       }
     }
   if (e->builder) write_edges(e, proc, checks, sources);
@@ -424,6 +464,7 @@ static void emitter_free(emitter *e) {
   weir_llvm_vec_free(&e->scratch);
   weir_llvm_text_free(&e->name);
   weir_llvm_vec_free(&e->graph);
+  weir_llvm_vec_free(&e->demand);
   free(e->die_first);
   weir_llvm_vec_free(&e->die_facts);
   weir_llvm_liveness_free(&e->live);
@@ -432,11 +473,12 @@ static void emitter_free(emitter *e) {
   free(e->keep);
 }
 
-static void fill_stats(weir_llvm_ctx *ctx, uint32_t live) {
+static void fill_stats(weir_llvm_ctx *ctx, uint32_t live, uint32_t generable) {
   weir_llvm_build_stats *st = &ctx->out->stats;
   st->nodes = ctx->node_count;
   st->facts = live;
   st->facts_before_pruning = ctx->fact_count;
+  st->facts_generable = generable;
   st->functions = ctx->fn_count;
   st->checks = (uint32_t)ctx->out->check_count;
   st->text_bytes = 0; /* no text any more: the problem is built in memory */
@@ -450,9 +492,10 @@ weir_status weir_llvm_emit(weir_llvm_ctx *ctx) {
     return s;
   }
   for (uint32_t p = 0; p < ctx->fn_count; ++p) write_function(&e, p);
-  uint32_t live = 0;
-  uint32_t *map = emitter_failed(&e) ? NULL : live_facts(&e, &live);
+  uint32_t live = 0, generable = 0;
+  uint32_t *map = emitter_failed(&e) || e.demand.failed ? NULL : live_facts(&e, &live, &generable);
   weir_llvm_vec_free(&e.graph);
+  weir_llvm_vec_free(&e.demand);
   if (map) build_problem(&e, map, live);
   int failed = !map || emitter_failed(&e);
   free(map);
@@ -470,6 +513,6 @@ weir_status weir_llvm_emit(weir_llvm_ctx *ctx) {
     ctx->out->ifds = NULL;
     return s;
   }
-  fill_stats(ctx, live);
+  fill_stats(ctx, live, generable);
   return WEIR_OK;
 }

@@ -460,6 +460,10 @@ void weir_llvm_add_check(weir_llvm_ctx *ctx, uint32_t node, const uint32_t *fact
                          LLVMValueRef inst, const char *message) {
   weir_llvm_problem *out = ctx->out;
   if (count == 0) return;
+  if (ctx->demand) { /* module/emit.c's first pass wants the facts only */
+    for (size_t k = 0; k < count; ++k) weir_llvm_vec_push(ctx->demand, facts[k]);
+    return;
+  }
   if (!grow((void **)&out->checks, &out->check_cap, out->check_count, sizeof *out->checks)) {
     out->failed = 1;
     return;
@@ -479,6 +483,7 @@ void weir_llvm_add_check(weir_llvm_ctx *ctx, uint32_t node, const uint32_t *fact
 void weir_llvm_add_source(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, const char *name,
                           size_t name_length) {
   weir_llvm_problem *out = ctx->out;
+  if (ctx->demand) return;
   if (!grow((void **)&out->sources, &out->source_cap, out->source_count, sizeof *out->sources)) {
     out->failed = 1;
     return;
