@@ -91,14 +91,14 @@ static void json_row(FILE *f, const bench_row *r) {
     return;
   }
   fprintf(f,
-          ", \"functions\": %u, \"declarations\": %u, \"nodes\": %u, \"facts\": %u, \"facts_before_pruning\": %u, "
+          ", \"functions\": %u, \"declarations\": %u, \"nodes\": %u, \"facts\": %u, \"facts_before_pruning\": %u, \"facts_generable\": %u, "
           "\"edges\": %u, \"call_sites\": %u, \"callee_lines\": %u, \"indirect_sites\": %u, "
           "\"indirect_by_points_to\": %u, \"memory_objects\": %u, \"memory_locations\": %u, \"seeds\": %u, "
           "\"checks\": %u, \"text_bytes\": %llu, \"modules\": %u, \"promoted\": %u, \"folded_branches\": %u, "
           "\"seconds_parse\": %.6f, \"seconds_prepare\": %.6f, \"seconds_build\": %.6f, "
           "\"seconds_points_to\": %.6f, \"seconds_load\": %.6f, \"frontend_maxrss_kb\": %ld, \"solvers\": [",
-          b->functions, b->declarations, b->nodes, b->facts, b->facts_before_pruning, b->edges, b->call_sites,
-          b->callee_lines, b->indirect_sites, b->indirect_by_points_to, b->memory_objects, b->memory_locations,
+          b->functions, b->declarations, b->nodes, b->facts, b->facts_before_pruning, b->facts_generable, b->edges,
+          b->call_sites, b->callee_lines, b->indirect_sites, b->indirect_by_points_to, b->memory_objects, b->memory_locations,
           b->seeds, b->checks, (unsigned long long)b->text_bytes, b->modules, b->promoted, b->folded_branches,
           b->seconds_parse, b->seconds_prepare, b->seconds_build, b->seconds_points_to, r->seconds_load,
           r->frontend_maxrss_kb);
