@@ -78,19 +78,23 @@ static void walk(builder *b, const weir_llvm_vec *path, const weir_llvm_finding 
     uint32_t prev = path->v[2 * i - 2], prev_fact = path->v[2 * i - 1];
     uint32_t proc = p->node_proc[node], prev_proc = p->node_proc[prev];
     describe(b->flow, fact, fact_text, sizeof fact_text);
-    if (i + 1 == length) break; /* the sink, below */
-    if (p->proc_first[proc] == node) { /* only a call node leads to a start node */
+    int last = i + 1 == length; /* the sink, below; the change into it is a step */
+    if (!last && p->proc_first[proc] == node) { /* only a call node leads to a start node */
       ++b->depth;
       weir_llvm_step *s = add(b, WEIR_LLVM_STEP_CALL, node, fact);
       snprintf(s->message, sizeof s->message, "passed to '%s' as %s", s->where.function, fact_text);
-    } else if (p->proc_last[prev_proc] == prev) { /* an exit leads only to return sites */
+    } else if (!last && p->proc_last[prev_proc] == prev) { /* an exit leads only to return sites */
       if (--b->depth < b->min_depth) b->min_depth = b->depth;
       weir_llvm_step *s = add(b, WEIR_LLVM_STEP_RETURN, node, fact);
       weir_llvm_location from;
       weir_llvm_node_position(b->flow->problem, prev, &from);
       snprintf(s->message, sizeof s->message, "returned from '%s' as %s", from.function, fact_text);
-    } else if (fact != prev_fact && p->proc_last[proc] != node) {
-      weir_llvm_step *s = add(b, WEIR_LLVM_STEP_FLOW, node, fact);
+    } else if (fact != prev_fact && !(last && p->proc_last[prev_proc] == prev)) {
+      /* The flow of an instruction sits on the edges leaving its node, so
+       * the instruction that made `fact` is at `prev`. (Not at `node`: the
+       * next node may be a later one, or the exit, when the nodes between
+       * hand every fact on and were bypassed, module/bypass.c.) */
+      weir_llvm_step *s = add(b, WEIR_LLVM_STEP_FLOW, prev, fact);
       snprintf(s->message, sizeof s->message, "flows to %s", fact_text);
     }
   }
@@ -134,7 +138,7 @@ weir_status weir_llvm_codeflow_steps(weir_llvm_codeflow *flow, const weir_llvm_v
   finding->step_count = 0;
   if (path->n < 4) return WEIR_OK; /* a source and the sink at least */
   builder b = {.flow = flow};
-  b.steps = malloc(path->n / 2 * sizeof *b.steps);
+  b.steps = malloc((path->n / 2 + 1) * sizeof *b.steps); /* the source, a step per edge, the sink */
   if (!b.steps)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for a code flow of %zu steps. Fix: free memory",
                      path->n / 2);
