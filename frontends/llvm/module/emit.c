@@ -104,12 +104,13 @@ static void collect(emitter *e, const weir_llvm_flow *flow) {
 }
 
 /* Marks in `mark` (bit `bit`) every fact reached from the `count` facts of
- * `queue` along the adjacency `start`/`adj`; `queue` has room for every fact. */
-static void reach(const uint32_t *start, const uint32_t *adj, uint8_t *mark, uint8_t bit, uint32_t *queue,
-                  size_t count) {
+ * `seeds` (repeats allowed, those >= n ignored) along the adjacency
+ * `start`/`adj` of the n facts; `queue` has room for every fact. */
+static void reach(const uint32_t *start, const uint32_t *adj, uint32_t n, uint8_t *mark, uint8_t bit,
+                  const uint32_t *seeds, size_t count, uint32_t *queue) {
   size_t head = 0, tail = 0;
   for (size_t k = 0; k < count; ++k)
-    if (!(mark[queue[k]] & bit)) mark[queue[k]] |= bit, queue[tail++] = queue[k];
+    if (seeds[k] < n && !(mark[seeds[k]] & bit)) mark[seeds[k]] |= bit, queue[tail++] = seeds[k];
   while (head < tail) {
     uint32_t f = queue[head++];
     for (uint32_t k = start[f]; k < start[f + 1]; ++k)
@@ -145,17 +146,12 @@ static uint32_t *live_facts(emitter *e, uint32_t *live_count, uint32_t *generabl
     return NULL;
   }
   enum { FROM_ZERO = 1, TO_DEMAND = 2 };
+  const uint32_t zero = 0;
   adjacency(&e->graph, n, 0, start, adj, queue);
-  queue[0] = 0;
-  reach(start, adj, mark, FROM_ZERO, queue, 1);
+  reach(start, adj, n, mark, FROM_ZERO, &zero, 1, queue);
   adjacency(&e->graph, n, 1, start, adj, queue);
-  size_t demanded = 0;
-  for (size_t k = 0; k < e->demand.n; ++k)
-    if (e->demand.v[k] < n && !(mark[e->demand.v[k]] & TO_DEMAND)) /* seeds once each */
-      mark[e->demand.v[k]] |= TO_DEMAND, queue[demanded++] = e->demand.v[k];
-  for (size_t k = 0; k < demanded; ++k) mark[queue[k]] &= (uint8_t)~TO_DEMAND;
-  reach(start, adj, mark, TO_DEMAND, queue, demanded);
-  mark[0] |= TO_DEMAND; /* zero is always there */
+  reach(start, adj, n, mark, TO_DEMAND, &zero, 1, queue); /* zero is always there */
+  reach(start, adj, n, mark, TO_DEMAND, e->demand.v, e->demand.n, queue);
   /* Number in the original order so the legend reads like the analysis. */
   uint32_t next = 0, from_zero = 0;
   for (uint32_t f = 0; f < n; ++f) {
