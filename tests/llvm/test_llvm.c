@@ -288,6 +288,31 @@ START_TEST(test_sarif_fields) {
 }
 END_TEST
 
+/* A code-flow step is at the instruction that changes the fact: in
+ * taint_local.c the strcpy on line 17 taints `copy`, which popen reads on
+ * line 18 (the step was once placed at the next node the witness visits,
+ * which bypassing can move to a later line). */
+START_TEST(test_code_flow_step_at_its_instruction) {
+  weir_llvm_problem *lp = build_program("taint_local", 1, 1);
+  wt_run run;
+  ck_assert_int_eq(wt_solve(lp, NULL, &run), WEIR_OK);
+  const weir_llvm_finding *popen_finding = NULL;
+  for (size_t k = 0; k < run.findings.count; ++k)
+    if (strstr(run.findings.items[k].message, "popen")) popen_finding = &run.findings.items[k];
+  ck_assert_ptr_nonnull(popen_finding);
+  int at_strcpy = 0;
+  for (size_t k = 0; k < popen_finding->step_count; ++k) {
+    const weir_llvm_step *s = &popen_finding->steps[k];
+    if (s->kind != WEIR_LLVM_STEP_FLOW) continue;
+    ck_assert_msg(s->where.line != 18, "a step '%s' on the sink's line 18", s->message);
+    at_strcpy |= s->where.line == 17 && strstr(s->message, "copy") != NULL;
+  }
+  ck_assert_msg(at_strcpy, "no step 'flows to taint memory copy' at the strcpy on line 17");
+  wt_run_free(&run);
+  weir_llvm_problem_free(lp);
+}
+END_TEST
+
 START_TEST(test_bad_inputs) {
   weir_llvm_problem *lp = NULL;
   const char junk[] = "this is not LLVM IR\n";
@@ -485,6 +510,7 @@ static Suite *llvm_suite(int shard, int shards) {
   tcase_add_test(tc, test_config_reset_and_custom_rules);
   tcase_add_test(tc, test_ir_corners_load);
   tcase_add_test(tc, test_demand_pruning);
+  tcase_add_test(tc, test_code_flow_step_at_its_instruction);
   tcase_add_test(tc, test_lineless_instructions);
   return s;
 }
