@@ -48,6 +48,9 @@ static void usage(FILE *out) {
           "  --baseline OLD.sarif report only findings whose fingerprint OLD (an earlier\n"
           "                       --sarif of weir) does not hold; SARIF marks them \"new\"\n"
           "  --fail-on-findings   exit with 3 when at least one finding is reported\n"
+          "  --all-facts          keep the facts that lead to no check (pruned by default): the\n"
+          "                       same findings from a larger problem, for --emit-ifds and solver\n"
+          "                       benchmarks\n"
           "  --quiet              no summaries on stderr\n\n"
           "Findings go to stdout as `file:line:col: warning: ... [weir-taint-command-injection]`,\n"
           "one per rule and place, its other sources counted (\"and 2 more sources\"); then a\n"
@@ -116,7 +119,7 @@ typedef struct analyze_args {
   const char *analysis, *config, *solver, *backend, *sarif, *emit, *root, *baseline, *min_confidence;
   const char *files[MAX_FILES];
   size_t file_count;
-  int quiet, fail_on_findings;
+  int quiet, fail_on_findings, all_facts;
   int default_set; /* no ANALYSIS named: run every one of default_analyses */
 } analyze_args;
 
@@ -158,6 +161,7 @@ static int usage_error(const char *what, const char *arg, const char *fix) {
 static int parse_option(int argc, char **argv, int *i, analyze_args *a) {
   const char *arg = argv[*i];
   if (strcmp(arg, "--quiet") == 0) return a->quiet = 1, 0;
+  if (strcmp(arg, "--all-facts") == 0) return a->all_facts = 1, 0;
   if (strcmp(arg, "--fail-on-findings") == 0) return a->fail_on_findings = 1, 0;
   for (size_t k = 0; k < VALUE_OPTIONS; ++k) {
     size_t length = strlen(value_options[k]);
@@ -381,6 +385,7 @@ static weir_status build(const analyze_args *a, weir_llvm_analysis analysis, wei
   weir_llvm_config *config = NULL;
   WEIR_TRY(weir_llvm_config_new(&config));
   weir_status s = a->config ? weir_llvm_config_load_file(config, a->config) : WEIR_OK;
+  weir_llvm_config_keep_all_facts(config, a->all_facts);
   if (s == WEIR_OK) s = weir_llvm_build_files(a->files, a->file_count, analysis, config, out);
   weir_llvm_config_free(config);
   return s;

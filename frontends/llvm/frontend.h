@@ -41,6 +41,11 @@ weir_status weir_llvm_config_load_file(weir_llvm_config *config, const char *pat
 weir_status weir_llvm_config_parse(weir_llvm_config *config, const char *name, const char *text,
                                    size_t length);
 void weir_llvm_config_free(weir_llvm_config *config);
+/* on = 1: build every fact some flow can generate, also those from which no
+ * flow leads to a fact a check looks at (module/emit.c prunes them by
+ * default). The findings and code flows are the same; the problem is larger
+ * (for solver benchmarks, --emit-ifds, and the test that compares both). */
+void weir_llvm_config_keep_all_facts(weir_llvm_config *config, int on);
 
 /* ---- building a problem ------------------------------------------------- */
 typedef struct weir_llvm_problem weir_llvm_problem;

@@ -136,6 +136,7 @@ struct weir_llvm_config {
   size_t count, cap;
   uint32_t *sorted;      /* rule indices: exact names in name order, then the patterns */
   size_t sorted_count, pattern_count;
+  int keep_all_facts;    /* weir_llvm_config_keep_all_facts: no demand pruning (module/emit.c) */
 };
 
 /* Rules of `kind` for callee `name` (length `length`), up to `capacity`. */

@@ -55,6 +55,10 @@ int wt_config_path(const char *name, char *out, size_t capacity);
  * `config_path` may be NULL. */
 weir_status wt_build(const wt_program *p, char paths[WT_MAX_FILES][1024], const char *config_path,
                      weir_llvm_problem **out);
+/* The same with every generable fact kept (all_facts = 1: no demand
+ * pruning, weir_llvm_config_keep_all_facts). */
+weir_status wt_build_all_facts(const wt_program *p, char paths[WT_MAX_FILES][1024], const char *config_path,
+                               int all_facts, weir_llvm_problem **out);
 
 /* One full analysis: load, solve (backend NULL: reference), findings. */
 typedef struct wt_run {

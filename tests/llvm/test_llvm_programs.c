@@ -182,8 +182,14 @@ int wt_config_path(const char *name, char *out, size_t capacity) {
 
 weir_status wt_build(const wt_program *p, char paths[WT_MAX_FILES][1024], const char *config_path,
                      weir_llvm_problem **out) {
+  return wt_build_all_facts(p, paths, config_path, 0, out);
+}
+
+weir_status wt_build_all_facts(const wt_program *p, char paths[WT_MAX_FILES][1024], const char *config_path,
+                               int all_facts, weir_llvm_problem **out) {
   weir_llvm_config *config = NULL;
   WEIR_TRY(weir_llvm_config_new(&config));
+  weir_llvm_config_keep_all_facts(config, all_facts);
   weir_status s = config_path ? weir_llvm_config_load_file(config, config_path) : WEIR_OK;
   if (s == WEIR_OK && p->file_count == 1) {
     s = weir_llvm_build(paths[0], p->analysis, config, out);

@@ -378,6 +378,10 @@ weir_status weir_llvm_config_load_file(weir_llvm_config *config, const char *pat
   return s;
 }
 
+void weir_llvm_config_keep_all_facts(weir_llvm_config *config, int on) {
+  if (config) config->keep_all_facts = on != 0;
+}
+
 void weir_llvm_config_free(weir_llvm_config *config) {
   if (!config) return;
   free(config->rules);
