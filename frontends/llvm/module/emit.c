@@ -149,11 +149,13 @@ static uint32_t *live_facts(emitter *e, uint32_t *live_count, uint32_t *generabl
   const uint32_t zero = 0;
   adjacency(&e->graph, n, 0, start, adj, queue);
   reach(start, adj, n, mark, FROM_ZERO, &zero, 1, queue);
-  adjacency(&e->graph, n, 1, start, adj, queue);
-  reach(start, adj, n, mark, TO_DEMAND, &zero, 1, queue); /* zero is always there */
-  reach(start, adj, n, mark, TO_DEMAND, e->demand.v, e->demand.n, queue);
-  if (e->ctx->config && e->ctx->config->keep_all_facts) /* weir_llvm_config_keep_all_facts */
+  if (e->ctx->config && e->ctx->config->keep_all_facts) { /* weir_llvm_config_keep_all_facts */
     for (uint32_t f = 0; f < n; ++f) mark[f] |= TO_DEMAND;
+  } else {
+    adjacency(&e->graph, n, 1, start, adj, queue);
+    reach(start, adj, n, mark, TO_DEMAND, e->demand.v, e->demand.n, queue);
+    mark[0] |= TO_DEMAND; /* zero is always there */
+  }
   /* Number in the original order so the legend reads like the analysis. */
   uint32_t next = 0, from_zero = 0;
   for (uint32_t f = 0; f < n; ++f) {
