@@ -451,6 +451,57 @@ START_TEST(test_out_parameter_helper) {
 }
 END_TEST
 
+/* Type filters: a struct pointer never points to a function, however the
+ * callbacks that share a `void *user_data` mix them; a memcpy of known
+ * length copies only the fields inside it. */
+static const char filter_program[] =
+    "#include <string.h>\n"
+    "void sink(int id, const void *p);\n"
+    "struct entry { char uuid[16]; void (*read)(void); };\n"
+    "struct frame { int len; const char *data; };\n"
+    "static void on_read(void) {}\n"
+    "struct entry table[2] = {{\"a\", on_read}, {\"b\", on_read}};\n"
+    "typedef void (*callback)(void *user_data);\n"
+    "__attribute__((noinline)) void call_with(callback cb, void *user_data) { cb(user_data); }\n"
+    "__attribute__((noinline)) void takes_frame(void *user_data) {\n"
+    "  struct frame *f = user_data;\n"
+    "  sink(1, f);\n"
+    "}\n"
+    "__attribute__((noinline)) void takes_function(void *user_data) { sink(2, user_data); }\n"
+    "int main(int argc, char **argv) {\n"
+    "  struct frame fr = {argc, argv[0]};\n"
+    "  call_with(takes_frame, &fr);\n"
+    "  call_with(takes_function, (void *)on_read);\n"
+    "  void *uuid[2];\n"
+    "  memcpy(uuid, &table[argc & 1], sizeof uuid);\n"
+    "  sink(3, uuid[argc & 1]);\n"
+    "  struct entry e;\n"
+    "  memcpy(&e, &table[argc & 1], sizeof e);\n"
+    "  sink(4, (const void *)e.read);\n"
+    "  return 0;\n"
+    "}\n";
+
+START_TEST(test_type_filters) {
+  fixture f;
+  open_program("memory_filters", filter_program, _i, &f);
+  uint32_t frame = object_named(&f, "fr"), on_read = object_named(&f, "on_read");
+  ck_assert_int_eq(weir_llvm_memory_object(f.memory, on_read)->kind, WEIR_LLVM_OBJECT_FUNCTION);
+  const uint32_t *l = NULL;
+  size_t n = sink_in(&f, "takes_function", 2, &l); /* the void * takes both */
+  ck_assert(has_object(&f, l, n, on_read) && has_object(&f, l, n, frame));
+  if (_i != MODE_O2) { /* -O2 passes user_data to sink without the cast */
+    n = sink_in(&f, "takes_frame", 1, &l);
+    ck_assert(has_object(&f, l, n, frame));
+    ck_assert_msg(!has_object(&f, l, n, on_read), "a struct frame * points to a function");
+  }
+  n = sink(&f, 3, &l); /* 16 bytes of uuid: not the function pointer after them */
+  ck_assert(!has_object(&f, l, n, on_read));
+  n = sink(&f, 4, &l); /* the whole entry: its function pointer */
+  ck_assert(has_object(&f, l, n, on_read));
+  close_program(&f);
+}
+END_TEST
+
 START_TEST(test_bad_arguments) {
   weir_llvm_memory *m = (weir_llvm_memory *)1;
   ck_assert_int_eq(weir_llvm_memory_build(NULL, NULL, &m), WEIR_ERR_INVALID_ARGUMENT);
@@ -470,6 +521,7 @@ static Suite *memory_suite(void) {
   tcase_add_loop_test(tc, test_globals_calls_and_modref, 0, MODE_COUNT);
   tcase_add_loop_test(tc, test_external_memory, 0, MODE_COUNT);
   tcase_add_loop_test(tc, test_out_parameter_helper, 0, MODE_COUNT);
+  tcase_add_loop_test(tc, test_type_filters, 0, MODE_COUNT);
   tcase_add_test(tc, test_bad_arguments);
   suite_add_tcase(s, tc);
   return s;

@@ -225,6 +225,15 @@ void pta_bits_diff(weir_llvm_memory *m, pta_bits *out, const pta_bits *a, const 
   }
 }
 
+int pta_bits_meet(const pta_bits *a, const pta_bits *b) {
+  for (uint32_t k = 0, at = 0; k < a->n && at < b->n; ++k) {
+    if (!a->word[k]) continue;
+    at = find_block(b, at, a->base[k]);
+    if (at < b->n && b->base[at] == a->base[k] && (a->word[k] & b->word[at])) return 1;
+  }
+  return 0;
+}
+
 void pta_bits_free(pta_bits *s) {
   free(s->word); /* the bases live in the same block */
   memset(s, 0, sizeof *s);

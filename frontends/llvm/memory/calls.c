@@ -233,6 +233,26 @@ static void heap_site(weir_llvm_memory *m, LLVMValueRef call, LLVMValueRef fn, u
 }
 
 /* What calling `fn` (index fi) at `call` does to points-to sets. */
+/* The bytes a memcpy-like call copies, when its third argument is a
+ * constant (`memcpy(&u, &entry->uuid, sizeof u)`, llvm.memcpy), else -1. */
+static int64_t copy_length(LLVMValueRef call, LLVMValueRef fn) {
+  size_t length = 0;
+  const char *name = LLVMGetValueName2(fn, &length);
+  static const char *const sized[] = {"memcpy", "memmove", "mempcpy", "__memcpy_chk", "__memmove_chk",
+                                      "llvm.memcpy.", "llvm.memmove.", "llvm.memcpy.inline."};
+  int known = 0;
+  for (size_t k = 0; k < sizeof sized / sizeof *sized && !known; ++k) {
+    size_t n = strlen(sized[k]);
+    known = sized[k][n - 1] == '.' ? length > n && strncmp(name, sized[k], n) == 0
+                                   : length == n && memcmp(name, sized[k], n) == 0;
+  }
+  if (!known || LLVMGetNumArgOperands(call) < 3) return -1;
+  LLVMValueRef size = LLVMGetOperand(call, 2);
+  if (!LLVMIsAConstantInt(size)) return -1;
+  unsigned long long bytes = LLVMConstIntGetZExtValue(size);
+  return bytes > (unsigned long long)INT64_MAX / 2 ? -1 : (int64_t)bytes;
+}
+
 static void apply_target(weir_llvm_memory *m, LLVMValueRef call, LLVMValueRef fn, uint32_t fi) {
   const pta_lib *lib = &m->fn_lib[fi];
   int defined = !LLVMIsDeclaration(fn);
@@ -241,10 +261,10 @@ static void apply_target(weir_llvm_memory *m, LLVMValueRef call, LLVMValueRef fn
     heap_site(m, call, fn, fi);
     /* Each call of a wrapper is its own block: it holds what the wrapper
      * stored into the block it returns (constructors fill fields). */
-    if (defined) pta_memcpy(m, pta_value(m, call), m->fn_ret[fi]);
+    if (defined) pta_memcpy(m, pta_value(m, call), m->fn_ret[fi], -1);
     else if (lib->call.alloc_from != PTA_NONE && !pta_out_skipped(m, call)) {
       uint32_t from = arg_node(m, call, lib->call.alloc_from);
-      if (from != PTA_NONE) pta_memcpy(m, pta_value(m, call), from);
+      if (from != PTA_NONE) pta_memcpy(m, pta_value(m, call), from, -1);
     }
   } else if (defined) {
     if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) pta_copy(m, m->fn_ret[fi], pta_value(m, call));
@@ -260,7 +280,7 @@ static void apply_target(weir_llvm_memory *m, LLVMValueRef call, LLVMValueRef fn
   if (defined && lib->out_param != PTA_NONE) pta_out_call(m, call, fn, fi);
   if (!defined && lib->call.copy_from != PTA_NONE && lib->call.copy_to != PTA_NONE) {
     uint32_t to = arg_node(m, call, lib->call.copy_to), from = arg_node(m, call, lib->call.copy_from);
-    if (to != PTA_NONE && from != PTA_NONE) pta_memcpy(m, to, from);
+    if (to != PTA_NONE && from != PTA_NONE) pta_memcpy(m, to, from, copy_length(call, fn));
   }
 }
 

@@ -55,6 +55,7 @@ static void merge(weir_llvm_memory *m, uint32_t rep, uint32_t x) {
   /* rep's side: x's elements it lacks, and whatever is still pending */
   pta_bits_diff(m, &lacking, &m->nodes[x].set, &m->nodes[rep].set);
   pta_node *r = &m->nodes[rep], *n = &m->nodes[x];
+  r->no_functions = r->no_functions && n->no_functions;
   pta_bits_union(m, &r->delta, &lacking, NULL);
   pta_bits_union(m, &r->delta, &n->delta, NULL);
   pta_bits_union(m, &r->set, &n->set, NULL);
@@ -116,7 +117,8 @@ static void visit(weir_llvm_memory *m, scc *t, uint32_t start) {
     uint32_t node = t->frame[frames - 1];
     if (t->edge[frames - 1] < m->nodes[node].copy.n) {
       uint32_t to = pta_find(m, m->nodes[node].copy.v[t->edge[frames - 1]++]);
-      if (to == node) continue;
+      /* an edge that filters (graph.c) joins no cycle: the sets differ */
+      if (to == node || (m->nodes[to].no_functions && !m->nodes[node].no_functions)) continue;
       if (t->index[to] == PTA_NONE) {
         t->index[to] = t->low[to] = t->next++;
         t->stack[t->depth++] = to;

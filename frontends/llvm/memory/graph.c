@@ -56,10 +56,16 @@ void pta_graph_reset(weir_llvm_memory *m) {
   pta_locations_reset(m);
 }
 
-/* to ∪= from; what is new goes to to's delta and `to` is queued. */
+/* to ∪= from; what is new goes to to's delta and `to` is queued. A typed
+ * data pointer takes no function objects (pta_value). */
 void pta_propagate_bits(weir_llvm_memory *m, uint32_t to, const pta_bits *from) {
   if (from->n == 0) return;
   to = pta_find(m, to);
+  if (m->nodes[to].no_functions && pta_bits_meet(from, &m->function_locs)) {
+    pta_bits_diff(m, &m->filtered, from, &m->function_locs);
+    from = &m->filtered;
+    if (from->count == 0) return;
+  }
   m->work_done += from->count;
   pta_bits_clear(&m->added);
   if (pta_bits_union(m, &m->nodes[to].set, from, &m->added) == 0) return;
@@ -136,9 +142,10 @@ void pta_complex(weir_llvm_memory *m, pta_kind kind, uint32_t node, uint32_t a, 
   if (id != PTA_NONE) attach(m, node, id);
 }
 
-void pta_memcpy(weir_llvm_memory *m, uint32_t dst, uint32_t src) {
+/* `length`: the bytes copied when known, else < 0. */
+void pta_memcpy(weir_llvm_memory *m, uint32_t dst, uint32_t src, int64_t length) {
   if (dst == PTA_NONE || src == PTA_NONE) return;
-  uint32_t id = add_constraint(m, PTA_MEMCPY, dst, src, 0, 0);
+  uint32_t id = add_constraint(m, PTA_MEMCPY, dst, src, length < 0 ? INT64_MAX : length, 0);
   if (id == PTA_NONE) return;
   attach(m, dst, id);
   if (src != dst) attach(m, src, id);
@@ -146,8 +153,31 @@ void pta_memcpy(weir_llvm_memory *m, uint32_t dst, uint32_t src) {
 
 /* ---- values ------------------------------------------------------------------- */
 
+/* A pointer to data of a known type (a struct, a pointer, an integer wider
+ * than a byte, a float): no C program makes it point to a function's code,
+ * however many callbacks share its `void *user_data` on the way. Only
+ * i8* (void *, char *) and function pointers may. Without this filter one
+ * callback registration that passes a function as user data makes every
+ * struct pointer reaching the same callbacks point to every function too,
+ * and stores through them write into "the function". */
+static int refuses_functions(LLVMTypeRef type) {
+  if (LLVMGetTypeKind(type) != LLVMPointerTypeKind) return 0;
+  LLVMTypeRef pointee = LLVMGetElementType(type);
+  switch (LLVMGetTypeKind(pointee)) {
+  case LLVMIntegerTypeKind: return LLVMGetIntTypeWidth(pointee) != 8;
+  case LLVMStructTypeKind:
+  case LLVMArrayTypeKind:
+  case LLVMPointerTypeKind:
+  case LLVMVectorTypeKind:
+  case LLVMFloatTypeKind:
+  case LLVMDoubleTypeKind: return 1;
+  default: return 0;
+  }
+}
+
 static uint32_t mapped(weir_llvm_memory *m, LLVMValueRef value) {
   uint32_t node = pta_node_new(m);
+  if (node != PTA_NONE) m->nodes[node].no_functions = (uint8_t)refuses_functions(LLVMTypeOf(value));
   if (node != PTA_NONE) weir_llvm_map_put(&m->value_node, value, node);
   if (m->value_node.failed) m->failed = 1;
   return node;

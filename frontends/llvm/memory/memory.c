@@ -143,6 +143,8 @@ static void drop_solver_state(weir_llvm_memory *m) {
   pta_set_free(&m->new_locs);
   pta_bits_free(&m->added);
   pta_bits_free(&m->incoming);
+  pta_bits_free(&m->filtered);
+  pta_bits_free(&m->function_locs);
   pta_set_free(&m->work);
 }
 

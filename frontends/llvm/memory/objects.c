@@ -245,6 +245,7 @@ static void new_location(weir_llvm_memory *m, uint32_t object, int64_t offset, u
   pta_set_push(m, &o->locs, id);
   pta_map_put(m, &m->loc_key, (uint64_t)object << 32 | (uint64_t)offset, id);
   pta_set_push(m, &m->new_locs, id);
+  if (o->pub.kind == WEIR_LLVM_OBJECT_FUNCTION) pta_bits_add(m, &m->function_locs, id);
   *out = id;
 }
 
@@ -321,6 +322,7 @@ void pta_locations_reset(weir_llvm_memory *m) {
   pta_map_free(&m->loc_key);
   pta_map_free(&m->field_key);
   m->new_locs.n = 0;
+  pta_bits_clear(&m->function_locs);
   for (uint32_t k = 0; k < m->object_count; ++k) {
     pta_object *o = &m->objects[k];
     o->field_count = 0;

@@ -242,11 +242,11 @@ void pta_out_call(weir_llvm_memory *m, LLVMValueRef call, LLVMValueRef fn, uint3
   if (block == PTA_NONE) return;
   pta_addr(m, block, m->objects[object].loc0);
   pta_complex(m, PTA_STORE, cell, block, 0, 0, 0);              /* *arg = the call's block */
-  pta_memcpy(m, block, pta_value(m, lib->out_value));           /* what the helper put into it */
+  pta_memcpy(m, block, pta_value(m, lib->out_value), -1);           /* what the helper put into it */
   if (lib->out_copy) {                                          /* realloc: the caller's old block */
     uint32_t old = pta_node_new(m);
     if (old == PTA_NONE) return;
     pta_complex(m, PTA_LOAD, cell, old, 0, 0, 0);
-    pta_memcpy(m, block, old);
+    pta_memcpy(m, block, old, -1);
   }
 }

@@ -54,7 +54,7 @@ typedef enum pta_kind {
 typedef struct pta_constraint {
   pta_kind kind;
   uint32_t a, b;   /* load: dst; store: src; offset: dst; memcpy: dst node, src node; call: call index */
-  int64_t offset;  /* offset: bytes from constant struct indices */
+  int64_t offset;  /* offset: bytes from constant struct indices; memcpy: bytes copied (INT64_MAX: unknown) */
   int64_t delta;   /* offset: bytes of constant pointer arithmetic (typed objects only) */
   uint32_t rels;   /* memcpy: first of its relative-offset nodes (index into model->rels) or PTA_NONE */
 } pta_constraint;
@@ -75,6 +75,7 @@ typedef struct pta_node {
   pta_set complex;  /* constraints whose pointer operand is this node */
   uint32_t rank;    /* topological order from the last cycle elimination (worklist.c) */
   uint8_t queued;
+  uint8_t no_functions; /* a typed data pointer: function objects do not flow in (graph.c) */
 } pta_node;
 
 /* An indirect or declared call site and the functions it was bound to. */
@@ -160,6 +161,8 @@ struct weir_llvm_memory {
   uint32_t wave_rank;       /* rank of the node popped last */
   pta_bits added;           /* scratch: what a union added */
   pta_bits incoming;        /* scratch: a sorted array as a bitset */
+  pta_bits filtered;        /* scratch: a delta without function objects */
+  pta_bits function_locs;   /* the locations of function objects */
   pta_set work;             /* scratch: a popped delta as a sorted array */
 
   /* results, after finalize */
@@ -190,6 +193,8 @@ void pta_bits_to_sorted(weir_llvm_memory *m, const pta_bits *s, pta_set *out);
 uint32_t pta_bits_union(weir_llvm_memory *m, pta_bits *to, const pta_bits *from, pta_bits *added);
 /* out = a \ b */
 void pta_bits_diff(weir_llvm_memory *m, pta_bits *out, const pta_bits *a, const pta_bits *b);
+/* Whether a and b share an element. */
+int pta_bits_meet(const pta_bits *a, const pta_bits *b);
 void pta_bits_free(pta_bits *s);
 
 uint32_t pta_map_get(const pta_map *map, uint64_t key);
@@ -234,7 +239,7 @@ void pta_push(weir_llvm_memory *m, uint32_t node);
 uint32_t pta_pop(weir_llvm_memory *m);
 void pta_worklist_reorder(weir_llvm_memory *m);
 /* Contents behind dst ⊇ contents behind src, field by field (memcpy). */
-void pta_memcpy(weir_llvm_memory *m, uint32_t dst, uint32_t src);
+void pta_memcpy(weir_llvm_memory *m, uint32_t dst, uint32_t src, int64_t length);
 /* to ∪= v[0..n) (sorted); the new part goes to to's delta and to is queued. */
 void pta_propagate(weir_llvm_memory *m, uint32_t to, const uint32_t *v, uint32_t n);
 void pta_propagate_bits(weir_llvm_memory *m, uint32_t to, const pta_bits *from);

@@ -44,9 +44,12 @@ static uint32_t rel_node(weir_llvm_memory *m, uint32_t con, int64_t r) {
   return node;
 }
 
-/* Source cell `field` lies r bytes past a source location of `con`. */
+/* Source cell `field` lies r bytes past a source location of `con`; a
+ * copy of known length takes only the fields that start inside it (a
+ * 16-byte uuid copied out of a table entry does not take the entry's
+ * function pointers). */
 static void source_cell(weir_llvm_memory *m, uint32_t con, uint32_t field, int64_t r) {
-  if (r < 0 || r > (int64_t)UINT32_MAX) return;
+  if (r < 0 || r > (int64_t)UINT32_MAX || r >= m->cons[con].offset) return;
   uint32_t node = rel_node(m, con, r);
   if (node != PTA_NONE) pta_copy(m, m->loc_node[field], node);
 }
