@@ -264,6 +264,7 @@ struct weir_llvm_ctx {
   LLVMValueRef *holder_fn;       /* [memory objects] uaf: the one function whose locals alone may hold a pointer to it (NULL: none yet, see uaf.c) */
   uint8_t *holder_state;         /* [memory objects] uaf: 0 no holder, 1 one function's locals, 2 other memory */
   uint32_t *holder_loc;          /* [memory objects] uaf: the one location that may hold a pointer to it (NONE: none, NONE - 1: several) */
+  weir_llvm_vec *dm_mod, *dm_touch; /* [fn_count] uaf: the locations with a DM fact each function may write / read or write, sorted */
   struct weir_llvm_param_reads *param_reads; /* uninit: reads through parameters per function (analyses/paramref.c) */
   struct weir_llvm_ranges *ranges; /* uninit: element ranges of array accesses (analyses/ranges.c) */
   weir_llvm_map libcall_index;   /* callee -> index into libcalls */

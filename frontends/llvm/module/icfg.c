@@ -301,6 +301,10 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   free(ctx->holder_fn);
   free(ctx->holder_state);
   free(ctx->holder_loc);
+  for (uint32_t p = 0; ctx->dm_mod && p < ctx->fn_count; ++p) weir_llvm_vec_free(&ctx->dm_mod[p]);
+  for (uint32_t p = 0; ctx->dm_touch && p < ctx->fn_count; ++p) weir_llvm_vec_free(&ctx->dm_touch[p]);
+  free(ctx->dm_mod);
+  free(ctx->dm_touch);
   weir_llvm_param_reads_free(ctx);
   weir_llvm_ranges_free(ctx);
   free(ctx->libcalls);
