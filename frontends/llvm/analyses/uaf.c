@@ -68,6 +68,125 @@ static int meets_tracked(const weir_llvm_ctx *ctx, const uint32_t *locs, size_t 
   return 0;
 }
 
+static int meets_tracked_value(const weir_llvm_ctx *ctx, LLVMValueRef v) {
+  const uint32_t *locs = NULL;
+  return meets_tracked(ctx, locs, weir_llvm_pts(ctx, v, &locs));
+}
+
+enum { ALIAS_CAP = 64 };
+static size_t alias_values(LLVMValueRef pointer, LLVMValueRef work[ALIAS_CAP]);
+static size_t slot_locations(const weir_llvm_ctx *ctx, LLVMValueRef call, LLVMValueRef pointer, const uint32_t **slots);
+static LLVMValueRef frame_of(const weir_llvm_ctx *ctx, uint32_t location);
+
+/* The marks of the may-dangle closure: values, locations, functions. */
+typedef struct dangle_marks {
+  uint8_t *value, *location, *returns;
+  int changed;
+} dangle_marks;
+
+static void mark_value(const weir_llvm_ctx *ctx, dangle_marks *m, LLVMValueRef v) {
+  uint32_t vid = v ? weir_llvm_vid(ctx, v) : WEIR_LLVM_NONE;
+  if (vid != WEIR_LLVM_NONE && !m->value[vid]) m->value[vid] = 1, m->changed = 1;
+}
+
+static int marked_value(const weir_llvm_ctx *ctx, const dangle_marks *m, LLVMValueRef v) {
+  uint32_t vid = v ? weir_llvm_vid(ctx, v) : WEIR_LLVM_NONE;
+  return vid != WEIR_LLVM_NONE && m->value[vid];
+}
+
+static void mark_locations(dangle_marks *m, const uint32_t *locs, size_t n) {
+  for (size_t k = 0; k < n; ++k)
+    if (!m->location[locs[k]]) m->location[locs[k]] = 1, m->changed = 1;
+}
+
+static void mark_aliases(const weir_llvm_ctx *ctx, dangle_marks *m, LLVMValueRef call, LLVMValueRef pointer) {
+  LLVMValueRef work[ALIAS_CAP];
+  size_t n = alias_values(pointer, work);
+  for (size_t k = 0; k < n; ++k) mark_value(ctx, m, work[k]);
+  const uint32_t *slots = NULL;
+  mark_locations(m, slots, slot_locations(ctx, call, pointer, &slots));
+}
+
+/* One instruction's rules of the closure (the flows of plain, move and
+ * callee, without kills). */
+static void close_instruction(weir_llvm_ctx *ctx, dangle_marks *m, LLVMValueRef inst, uint32_t proc) {
+  if (LLVMIsACallInst(inst)) {
+    weir_llvm_call_kind kind = weir_llvm_classify_call(ctx, inst);
+    uint32_t args = LLVMGetNumArgOperands(inst);
+    if (kind == WEIR_LLVM_CALL_EXTERNAL) {
+      const weir_llvm_libcall *model = weir_llvm_call_model(ctx, inst);
+      if (model->frees < args) mark_aliases(ctx, m, inst, LLVMGetOperand(inst, model->frees));
+      if (model->copy_from < args && model->copy_to < args) {
+        const uint32_t *src = NULL, *dst = NULL;
+        size_t ns = weir_llvm_pts(ctx, LLVMGetOperand(inst, model->copy_from), &src);
+        int any = 0;
+        for (size_t k = 0; k < ns && !any; ++k) any = m->location[src[k]];
+        if (any) mark_locations(m, dst, weir_llvm_pts(ctx, LLVMGetOperand(inst, model->copy_to), &dst));
+      }
+      return;
+    }
+    const uint32_t *procs = NULL;
+    size_t n = weir_llvm_call_procs(ctx, inst, &procs);
+    for (size_t p = 0; p < n; ++p) {
+      if (m->returns[procs[p]]) mark_value(ctx, m, inst);
+      uint32_t k = 0;
+      for (LLVMValueRef param = LLVMGetFirstParam(ctx->fns[procs[p]].fn); param && k < args;
+           param = LLVMGetNextParam(param), ++k)
+        if (marked_value(ctx, m, param)) mark_aliases(ctx, m, inst, LLVMGetOperand(inst, k));
+    }
+    return;
+  }
+  if (LLVMIsAStoreInst(inst)) {
+    LLVMValueRef value = LLVMGetOperand(inst, 0), pointer = LLVMGetOperand(inst, 1);
+    const uint32_t *locs = NULL;
+    size_t n = weir_llvm_pts(ctx, pointer, &locs);
+    /* a pointer kept in a local of its own function: a callee may free it through it (stored_dangle) */
+    int own = n > 0 && weir_llvm_is_pointer(value) && meets_tracked_value(ctx, value);
+    for (size_t k = 0; k < n && own; ++k) own = frame_of(ctx, locs[k]) == ctx->fns[proc].fn;
+    if (own) mark_aliases(ctx, m, inst, value);
+    if (marked_value(ctx, m, value) && !weir_llvm_pts_vague(ctx, pointer)) mark_locations(m, locs, n);
+  } else if (LLVMIsALoadInst(inst)) {
+    const uint32_t *locs = NULL;
+    LLVMValueRef pointer = LLVMGetOperand(inst, 0);
+    size_t n = weir_llvm_pts_vague(ctx, pointer) ? 0 : weir_llvm_pts(ctx, pointer, &locs);
+    int any = 0;
+    for (size_t k = 0; k < n && !any; ++k) any = m->location[locs[k]];
+    if (any) mark_value(ctx, m, inst);
+  } else if (LLVMIsAReturnInst(inst)) {
+    if (LLVMGetNumOperands(inst) == 1 && marked_value(ctx, m, LLVMGetOperand(inst, 0)) && !m->returns[proc])
+      m->returns[proc] = 1, m->changed = 1;
+  } else if (LLVMIsAPHINode(inst)) {
+    for (unsigned k = 0; k < LLVMCountIncoming(inst); ++k)
+      if (marked_value(ctx, m, LLVMGetIncomingValue(inst, k))) mark_value(ctx, m, inst);
+  } else if (weir_llvm_is_pointer(inst)) {
+    int first = LLVMIsASelectInst(inst) ? 1 : 0;
+    int operands = LLVMIsAGetElementPtrInst(inst) || LLVMIsACastInst(inst) ? 1 : LLVMGetNumOperands(inst);
+    for (int k = first; k < operands; ++k)
+      if (marked_value(ctx, m, LLVMGetOperand(inst, (unsigned)k))) mark_value(ctx, m, inst);
+  }
+}
+
+/* Which values, locations and returns can ever dangle: the flows from
+ * every free, closed flow-insensitively over the module. Facts (and the
+ * pairs every call carries for them) are made only for those: in an
+ * interpreter whose `value` words may point anywhere, nearly every pointer
+ * and cell may point into a freed block, and few can be reached by one. */
+static int close_dangling(weir_llvm_ctx *ctx, dangle_marks *m) {
+  uint32_t locations = weir_llvm_memory_location_count(ctx->memory);
+  m->value = calloc(ctx->value_count ? ctx->value_count : 1, 1);
+  m->location = calloc(locations ? locations : 1, 1);
+  m->returns = calloc(ctx->fn_count ? ctx->fn_count : 1, 1);
+  if (!m->value || !m->location || !m->returns) return 0;
+  do {
+    m->changed = 0;
+    for (uint32_t p = 0; p < ctx->fn_count; ++p)
+      for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(ctx->fns[p].fn); b; b = LLVMGetNextBasicBlock(b))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(b); inst; inst = LLVMGetNextInstruction(inst))
+          close_instruction(ctx, m, inst, p);
+  } while (m->changed);
+  return 1;
+}
+
 static void number(weir_llvm_ctx *ctx) {
   uint32_t objects = weir_llvm_memory_object_count(ctx->memory);
   uint32_t locations = weir_llvm_memory_location_count(ctx->memory);
@@ -81,21 +200,28 @@ static void number(weir_llvm_ctx *ctx) {
   for (uint32_t o = 0; o < objects; ++o)
     if (weir_llvm_memory_object(ctx->memory, o)->kind == WEIR_LLVM_OBJECT_HEAP && !weir_llvm_shared_site(ctx, o))
       ctx->obj_fact[o] = weir_llvm_new_fact(ctx, FACT_OBJECT, o);
-  /* A dangling state for what may point into a tracked block. */
-  for (uint32_t v = 0; v < ctx->value_count; ++v) {
+  /* A dangling state for what may point into a tracked block, and that a
+   * free can reach. */
+  dangle_marks marks = {0};
+  if (!close_dangling(ctx, &marks)) ctx->failed = 1;
+  for (uint32_t v = 0; v < ctx->value_count && !ctx->failed; ++v) {
     const uint32_t *locs = NULL;
-    size_t n = weir_llvm_is_pointer(ctx->values[v]) ? weir_llvm_pts(ctx, ctx->values[v], &locs) : 0;
+    size_t n = weir_llvm_is_pointer(ctx->values[v]) && marks.value[v] ? weir_llvm_pts(ctx, ctx->values[v], &locs) : 0;
     if (meets_tracked(ctx, locs, n)) ctx->fact_a[v] = weir_llvm_new_fact(ctx, FACT_VALUE, v);
   }
-  for (uint32_t l = 0; l < locations; ++l) {
+  for (uint32_t l = 0; l < locations && !ctx->failed; ++l) {
     const uint32_t *inner = NULL;
-    size_t n = weir_llvm_memory_contents(ctx->memory, l, &inner);
+    size_t n = marks.location[l] ? weir_llvm_memory_contents(ctx->memory, l, &inner) : 0;
     if (meets_tracked(ctx, inner, n)) ctx->loc_fact[l] = weir_llvm_new_fact(ctx, FACT_LOCATION, l);
   }
-  for (uint32_t p = 0; p < ctx->fn_count; ++p) {
+  for (uint32_t p = 0; p < ctx->fn_count && !ctx->failed; ++p) {
     LLVMTypeRef type = LLVMGetReturnType(LLVMGlobalGetValueType(ctx->fns[p].fn));
-    if (LLVMGetTypeKind(type) == LLVMPointerTypeKind) ctx->fns[p].ret_fact = weir_llvm_new_fact(ctx, FACT_RETURN, p);
+    if (LLVMGetTypeKind(type) == LLVMPointerTypeKind && marks.returns[p])
+      ctx->fns[p].ret_fact = weir_llvm_new_fact(ctx, FACT_RETURN, p);
   }
+  free(marks.value);
+  free(marks.location);
+  free(marks.returns);
 }
 
 static void describe(weir_llvm_ctx *ctx, uint32_t fact, weir_llvm_text *out) {
@@ -120,7 +246,7 @@ static void describe(weir_llvm_ctx *ctx, uint32_t fact, weir_llvm_text *out) {
  * the value it comes from, the other loads of the same pointer, then
  * forward through casts and GEPs (not phis: a loop's phi holds the last
  * iteration's value). */
-static void alias_class(const weir_llvm_ctx *ctx, LLVMValueRef pointer, weir_llvm_vec *out) {
+static size_t alias_values(LLVMValueRef pointer, LLVMValueRef work[ALIAS_CAP]) {
   LLVMValueRef root = pointer;
   for (int depth = 0; depth < 16 && root; ++depth) {
     if (LLVMIsABitCastInst(root) || LLVMIsAGetElementPtrInst(root) || LLVMIsAAddrSpaceCastInst(root))
@@ -128,9 +254,8 @@ static void alias_class(const weir_llvm_ctx *ctx, LLVMValueRef pointer, weir_llv
     else
       break;
   }
-  if (!root || !(LLVMIsAInstruction(root) || LLVMIsAArgument(root))) return;
-  enum { CAP = 64 };
-  LLVMValueRef work[CAP];
+  if (!root || !(LLVMIsAInstruction(root) || LLVMIsAArgument(root))) return 0;
+  enum { CAP = ALIAS_CAP };
   size_t n = 0;
   work[n++] = root;
   if (LLVMIsALoadInst(root)) {
@@ -144,8 +269,6 @@ static void alias_class(const weir_llvm_ctx *ctx, LLVMValueRef pointer, weir_llv
     }
   }
   for (size_t k = 0; k < n; ++k) {
-    uint32_t fact = dv(ctx, work[k]);
-    if (fact) weir_llvm_vec_push(out, fact);
     for (LLVMUseRef u = LLVMGetFirstUse(work[k]); u && n < CAP; u = LLVMGetNextUse(u)) {
       LLVMValueRef user = LLVMGetUser(u);
       int derived = LLVMIsABitCastInst(user) || LLVMIsAAddrSpaceCastInst(user) ||
@@ -155,6 +278,14 @@ static void alias_class(const weir_llvm_ctx *ctx, LLVMValueRef pointer, weir_llv
       if (derived && !seen) work[n++] = user;
     }
   }
+  return n;
+}
+
+static void alias_class(const weir_llvm_ctx *ctx, LLVMValueRef pointer, weir_llvm_vec *out) {
+  LLVMValueRef work[ALIAS_CAP];
+  size_t n = alias_values(pointer, work);
+  for (size_t k = 0; k < n; ++k)
+    if (dv(ctx, work[k])) weir_llvm_vec_push(out, dv(ctx, work[k]));
 }
 
 /* The function whose frame `location` is in, or NULL for memory that
@@ -189,20 +320,24 @@ static int written_between(const weir_llvm_ctx *ctx, LLVMValueRef from, LLVMValu
  * read in the same block with nothing written there since (queue_pop_head
  * reads the head, unlinks it, then frees it). Not for realloc, whose
  * result goes back into the slot (and on failure frees nothing). */
-static void slot_dangles(const weir_llvm_ctx *ctx, LLVMValueRef call, LLVMValueRef pointer, weir_llvm_vec *out) {
+static size_t slot_locations(const weir_llvm_ctx *ctx, LLVMValueRef call, LLVMValueRef pointer, const uint32_t **slots) {
   LLVMValueRef root = pointer;
   while (root && (LLVMIsABitCastInst(root) || LLVMIsAGetElementPtrInst(root))) root = LLVMGetOperand(root, 0);
-  if (!root || !LLVMIsALoadInst(root) || LLVMGetInstructionParent(root) != LLVMGetInstructionParent(call)) return;
-  if (weir_llvm_call_model((weir_llvm_ctx *)ctx, call)->alloc == WEIR_LLVM_ALLOC_REALLOC) return;
+  if (!root || !LLVMIsALoadInst(root) || LLVMGetInstructionParent(root) != LLVMGetInstructionParent(call)) return 0;
+  if (weir_llvm_call_model((weir_llvm_ctx *)ctx, call)->alloc == WEIR_LLVM_ALLOC_REALLOC) return 0;
   LLVMValueRef place = LLVMGetOperand(root, 0);
-  if (weir_llvm_pts_vague(ctx, place)) return;
+  if (weir_llvm_pts_vague(ctx, place)) return 0;
   /* `free(v[i].p)` in a loop: the cell stands for every element */
   for (LLVMValueRef g = place; g && LLVMIsAGetElementPtrInst(g); g = LLVMGetOperand(g, 0))
     for (int k = 1; k < LLVMGetNumOperands(g); ++k)
-      if (!LLVMIsAConstant(LLVMGetOperand(g, (unsigned)k))) return;
+      if (!LLVMIsAConstant(LLVMGetOperand(g, (unsigned)k))) return 0;
+  size_t n = weir_llvm_pts(ctx, place, slots);
+  return written_between(ctx, root, call, *slots, n) ? 0 : n;
+}
+
+static void slot_dangles(const weir_llvm_ctx *ctx, LLVMValueRef call, LLVMValueRef pointer, weir_llvm_vec *out) {
   const uint32_t *slots = NULL;
-  size_t n = weir_llvm_pts(ctx, place, &slots);
-  if (written_between(ctx, root, call, slots, n)) return;
+  size_t n = slot_locations(ctx, call, pointer, &slots);
   for (size_t k = 0; k < n; ++k)
     if (dm(ctx, slots[k])) weir_llvm_vec_push(out, dm(ctx, slots[k]));
 }
@@ -273,11 +408,18 @@ static void copy_pointers(weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm
                           weir_llvm_flow *flow) {
   uint32_t args = LLVMGetNumArgOperands(call);
   if (model->copy_from >= args || model->copy_to >= args) return;
+  LLVMValueRef source = LLVMGetOperand(call, model->copy_from), target = LLVMGetOperand(call, model->copy_to);
+  if (weir_llvm_pts_vague(ctx, source) || weir_llvm_pts_vague(ctx, target)) return;
   const uint32_t *src = NULL, *dst = NULL;
-  size_t ns = weir_llvm_pts(ctx, LLVMGetOperand(call, model->copy_from), &src);
-  weir_llvm_vec from = {0};
-  for (size_t k = 0; k < ns; ++k) weir_llvm_vec_push(&from, src[k]);
-  size_t nd = weir_llvm_pts(ctx, LLVMGetOperand(call, model->copy_to), &dst);
+  size_t ns = weir_llvm_pts(ctx, source, &src);
+  weir_llvm_vec from = {0}; /* the source locations whose block may hold a dangling pointer */
+  for (size_t k = 0; k < ns; ++k) {
+    uint32_t first, end, any = 0;
+    weir_llvm_block(ctx, src[k], &first, &end);
+    for (uint32_t l = src[k]; l < end && !any; ++l) any = dm(ctx, l) != 0;
+    if (any) weir_llvm_vec_push(&from, src[k]);
+  }
+  size_t nd = from.n ? weir_llvm_pts(ctx, target, &dst) : 0;
   weir_llvm_vec pairs = {0};
   for (size_t j = 0; j < from.n; ++j)
     for (size_t e = 0; e < nd; ++e) weir_llvm_block_pairs(ctx, from.v[j], dst[e], &pairs);
