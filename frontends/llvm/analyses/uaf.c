@@ -877,9 +877,16 @@ static void check_use(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LLVM
   if (dv(ctx, pointer)) weir_llvm_vec_push(&facts, dv(ctx, pointer));
   if (facts.n) {
     const uint32_t *locs = NULL;
-    weir_llvm_pts(ctx, pointer, &locs);
+    size_t n = weir_llvm_pts(ctx, pointer, &locs), named = 0;
+    /* the block to name: a tracked one, allocated in this function if one is */
+    LLVMValueRef here = LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst));
+    for (size_t k = n; k-- > 0;) {
+      if (!fact_of_location(ctx, locs[k])) continue;
+      if (!fact_of_location(ctx, locs[named]) || weir_llvm_memory_object(ctx->memory, object_of(ctx, locs[k]))->function == here)
+        named = k;
+    }
     weir_llvm_text name = {0}, note = {0}, message = {0};
-    weir_llvm_access_words(ctx, pointer, !LLVMIsALoadInst(inst) && !LLVMIsAStoreInst(inst), locs[0], &name, &note);
+    weir_llvm_access_words(ctx, pointer, !LLVMIsALoadInst(inst) && !LLVMIsAStoreInst(inst), locs[named], &name, &note);
     weir_llvm_text_printf(&message, "%s '%s', which may already have been freed", what, name.p);
     if (note.n) weir_llvm_text_printf(&message, " (%s)", note.p);
     if (name.failed || note.failed || message.failed) ctx->failed = 1;
