@@ -258,12 +258,9 @@ struct weir_llvm_ctx {
   uint32_t *fact_a, *fact_b;     /* [value_count] analysis-owned fact numbers (0: none) */
   uint8_t *may_write;            /* [value_count] uninit: a pointer parameter stored through */
   uint32_t *loc_fact;            /* [memory locations] analysis-owned fact per location (0: none) */
-  uint32_t *obj_fact;            /* [memory objects] analysis-owned fact per object (0: none) */
+  uint32_t *obj_fact;            /* [memory objects] analysis-owned fact per object (0: none; uaf: 1 marks a tracked block) */
   uint8_t *escape_state;         /* [memory locations] uninit: written before its local's address escapes (analyses/escape.c) */
   uint8_t *inlined_wrapper;      /* [memory objects] 1: a heap site copied by inlining into many functions (number_common) */
-  LLVMValueRef *holder_fn;       /* [memory objects] uaf: the one function whose locals alone may hold a pointer to it (NULL: none yet, see uaf.c) */
-  uint8_t *holder_state;         /* [memory objects] uaf: 0 no holder, 1 one function's locals, 2 other memory */
-  uint32_t *holder_loc;          /* [memory objects] uaf: the one location that may hold a pointer to it (NONE: none, NONE - 1: several) */
   weir_llvm_vec *dm_mod, *dm_touch; /* [fn_count] uaf: the locations with a DM fact each function may write / read or write, sorted */
   struct weir_llvm_param_reads *param_reads; /* uninit: reads through parameters per function (analyses/paramref.c) */
   struct weir_llvm_ranges *ranges; /* uninit: element ranges of array accesses (analyses/ranges.c) */
@@ -272,9 +269,7 @@ struct weir_llvm_ctx {
   size_t libcall_count, libcall_cap;
   const uint32_t *fact_map;      /* while building: fact -> built number (NONE: pruned) */
   weir_llvm_vec *demand;         /* first pass of module/emit.c: the facts checks look at, instead of checks */
-  weir_llvm_vec global_objects;  /* uaf: objects reachable from globals (sorted), once */
   weir_llvm_reach reach;         /* weir_llvm_call_reach's caches (analyses/common.c) */
-  int global_objects_ready;
   uint32_t fact_count;
   weir_llvm_vec fact_info;       /* per fact from 1: kind, id (analysis-defined) */
   uint32_t node_count;

@@ -39,17 +39,16 @@
 
 #include "frontends/llvm/analyses/dangling.h"
 
-enum { FACT_OBJECT = 0, FACT_VALUE = 1, FACT_LOCATION = 2, FACT_RETURN = 3 };
-
-#define HOLDER_NONE UINT32_MAX          /* no memory holds a pointer to the object */
-#define HOLDER_SEVERAL (UINT32_MAX - 1) /* more than one location may */
+enum { FACT_VALUE = 0, FACT_LOCATION = 1, FACT_RETURN = 2 };
 
 static uint32_t object_of(const weir_llvm_ctx *ctx, uint32_t location) {
   return weir_llvm_memory_location(ctx->memory, location).object;
 }
 
-static uint32_t fact_of_location(const weir_llvm_ctx *ctx, uint32_t location) {
-  return ctx->obj_fact[object_of(ctx, location)];
+/* ctx->obj_fact marks the heap blocks the analysis tracks (1; no fact of
+ * their own): a pointer that may point into one may dangle. */
+static int tracked(const weir_llvm_ctx *ctx, uint32_t location) {
+  return ctx->obj_fact[object_of(ctx, location)] != 0;
 }
 
 static uint32_t dv(const weir_llvm_ctx *ctx, LLVMValueRef v) {
@@ -64,7 +63,7 @@ static uint32_t fact_kind(const weir_llvm_ctx *ctx, uint32_t fact) { return ctx-
 /* Whether any of `n` locations lies in a tracked block. */
 static int meets_tracked(const weir_llvm_ctx *ctx, const uint32_t *locs, size_t n) {
   for (size_t k = 0; k < n; ++k)
-    if (fact_of_location(ctx, locs[k])) return 1;
+    if (tracked(ctx, locs[k])) return 1;
   return 0;
 }
 
@@ -81,7 +80,7 @@ static void number(weir_llvm_ctx *ctx) {
   weir_llvm_mark_inlined_wrappers(ctx);
   for (uint32_t o = 0; o < objects; ++o)
     if (weir_llvm_memory_object(ctx->memory, o)->kind == WEIR_LLVM_OBJECT_HEAP && !weir_llvm_shared_site(ctx, o))
-      ctx->obj_fact[o] = weir_llvm_new_fact(ctx, FACT_OBJECT, o);
+      ctx->obj_fact[o] = 1;
   /* A dangling state for what may point into a tracked block, and that a
    * free can reach. */
   weir_llvm_dangle_marks marks = {0};
@@ -108,10 +107,7 @@ static void number(weir_llvm_ctx *ctx) {
 
 static void describe(weir_llvm_ctx *ctx, uint32_t fact, weir_llvm_text *out) {
   uint32_t kind = fact_kind(ctx, fact), id = ctx->fact_info.v[2 * (fact - 1) + 1];
-  if (kind == FACT_OBJECT) {
-    weir_llvm_text_put(out, "freed in this call ", 19);
-    weir_llvm_memory_describe(ctx->memory, weir_llvm_memory_object(ctx->memory, id)->first_location, out);
-  } else if (kind == FACT_LOCATION) {
+  if (kind == FACT_LOCATION) {
     weir_llvm_text_put(out, "dangling pointer in ", 20);
     weir_llvm_memory_describe(ctx->memory, id, out);
   } else if (kind == FACT_RETURN) {
@@ -159,19 +155,6 @@ static void dangle(weir_llvm_ctx *ctx, LLVMValueRef call, LLVMValueRef pointer, 
   for (size_t k = 0; k < facts.n; ++k) weir_llvm_flow_gen(flow, facts.v[k]);
   if (facts.failed) ctx->failed = 1;
   weir_llvm_vec_free(&facts);
-}
-
-/* The F facts of what `pointer` may point to, deduplicated, into `out`. */
-static void freed_facts(const weir_llvm_ctx *ctx, LLVMValueRef pointer, weir_llvm_vec *out) {
-  out->n = 0;
-  if (weir_llvm_pts_vague(ctx, pointer)) return; /* a generic destroy callback frees "everything" */
-  const uint32_t *locs = NULL;
-  size_t n = weir_llvm_pts(ctx, pointer, &locs);
-  for (size_t k = 0; k < n; ++k) {
-    uint32_t fact = fact_of_location(ctx, locs[k]);
-    if (fact) weir_llvm_vec_push(out, fact);
-  }
-  weir_llvm_vec_sort_unique(out);
 }
 
 /* `*array = realloc(*array, n)` (through a temporary, as in a grow helper):
@@ -227,80 +210,10 @@ static void copy_pointers(weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm
 static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
   const weir_llvm_libcall *model = weir_llvm_call_model(ctx, call);
   weir_llvm_flow_kill(flow, dv(ctx, call)); /* a new result */
-  uint32_t object = weir_llvm_allocated_object(ctx, call);
-  if (object != WEIR_LLVM_NONE) weir_llvm_flow_kill(flow, ctx->obj_fact[object]);
   copy_pointers(ctx, call, model, flow);
-  if (model->frees < LLVMGetNumArgOperands(call)) {
-    weir_llvm_vec facts = {0};
-    freed_facts(ctx, LLVMGetOperand(call, model->frees), &facts);
-    /* realloc frees the old block and returns a new one: in a loop
-     * (`p = realloc(p, n)`) the old block is this site's own object, which
-     * the call makes anew, so it is not freed after the call. */
-    uint32_t made = object != WEIR_LLVM_NONE ? ctx->obj_fact[object] : 0;
-    int replacing = model->alloc == WEIR_LLVM_ALLOC_REALLOC && replaces_in_place(call, model->frees);
-    size_t kept = 0;
-    for (size_t k = 0; k < facts.n && !replacing; ++k)
-      if (facts.v[k] != made) facts.v[kept++] = facts.v[k];
-    facts.n = replacing ? 0 : kept;
-    for (size_t k = 0; k < facts.n; ++k) weir_llvm_flow_gen(flow, facts.v[k]);
-    if (!replacing) dangle(ctx, call, LLVMGetOperand(call, model->frees), flow);
-    if (facts.failed) ctx->failed = 1;
-    weir_llvm_vec_free(&facts);
-  }
-}
-
-/* `free(s); return NULL;`: a function that returns a null pointer hands
- * none of the blocks it allocated to its caller, which checks for NULL and
- * does not touch them. Their freed state does not leave the function on
- * that path (without this, every error path of a constructor would make
- * every later use of what it builds a finding). */
-static void kill_allocations(weir_llvm_ctx *ctx, LLVMValueRef fn, weir_llvm_flow *flow) {
-  const uint32_t *objects = NULL;
-  size_t n = weir_llvm_memory_allocs(ctx->memory, fn, &objects);
-  for (size_t k = 0; k < n; ++k) weir_llvm_flow_kill(flow, ctx->obj_fact[objects[k]]);
-}
-
-static int is_null(LLVMValueRef v) { return weir_llvm_is_pointer(v) && LLVMIsAConstantPointerNull(v); }
-
-static void null_return(weir_llvm_ctx *ctx, LLVMValueRef ret, weir_llvm_flow *flow) {
-  if (LLVMGetNumOperands(ret) == 1 && is_null(LLVMGetOperand(ret, 0)))
-    kill_allocations(ctx, LLVMGetBasicBlockParent(LLVMGetInstructionParent(ret)), flow);
-}
-
-/* The same when the null comes into the return value's phi (one return
- * block, as -O0 code after mem2reg has it). */
-static int returned(LLVMValueRef phi) {
-  for (LLVMUseRef u = LLVMGetFirstUse(phi); u; u = LLVMGetNextUse(u))
-    if (LLVMIsAReturnInst(LLVMGetUser(u))) return 1;
-  return 0;
-}
-
-static int holders_ready(weir_llvm_ctx *ctx);
-
-/* `free(g->buf); g->buf = NULL;` (or a memset of the struct): when the
- * place written is the only memory other than locals that may hold a
- * pointer to a freed block, no pointer to it is left that outlives the
- * functions now running: its freed state ends here (optimistic about
- * locals of callers still running; without
- * this, the next block from the same site, stored in the same place, is
- * "used after free"). `whole`: the write covers the object from there on. */
-static void clear_holder(weir_llvm_ctx *ctx, LLVMValueRef pointer, int whole, weir_llvm_flow *flow) {
-  const uint32_t *locs = NULL;
-  if (weir_llvm_pts(ctx, pointer, &locs) != 1 || !holders_ready(ctx)) return;
-  weir_llvm_location_info target = weir_llvm_memory_location(ctx->memory, locs[0]);
-  for (uint32_t f = 1; f < ctx->fact_count; ++f) {
-    if (fact_kind(ctx, f) != FACT_OBJECT) continue;
-    uint32_t object = ctx->fact_info.v[2 * (f - 1) + 1];
-    uint32_t holder = ctx->holder_loc[object];
-    if (holder == HOLDER_NONE || holder == HOLDER_SEVERAL) continue;
-    weir_llvm_location_info h = weir_llvm_memory_location(ctx->memory, holder);
-    if (holder == locs[0] || (whole && h.object == target.object && h.offset >= target.offset))
-      weir_llvm_flow_kill(flow, f);
-  }
-}
-
-static void store_null(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
-  if (is_null(LLVMGetOperand(inst, 0))) clear_holder(ctx, LLVMGetOperand(inst, 1), 0, flow);
+  if (model->frees < LLVMGetNumArgOperands(call) &&
+      !(model->alloc == WEIR_LLVM_ALLOC_REALLOC && replaces_in_place(call, model->frees)))
+    dangle(ctx, call, LLVMGetOperand(call, model->frees), flow);
 }
 
 static void memset_zero(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
@@ -309,24 +222,29 @@ static void memset_zero(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *f
   if (length < 11 || strncmp(name, "llvm.memset", 11) != 0 || LLVMGetNumArgOperands(call) < 2) return;
   LLVMValueRef value = LLVMGetOperand(call, 1);
   if (!LLVMIsAConstantInt(value) || LLVMConstIntGetZExtValue(value) != 0) return;
-  clear_holder(ctx, LLVMGetOperand(call, 0), 1, flow);
+  LLVMValueRef pointer = LLVMGetOperand(call, 0);
+  if (weir_llvm_pts_vague(ctx, pointer)) return;
   const uint32_t *locs = NULL;
-  if (weir_llvm_pts(ctx, LLVMGetOperand(call, 0), &locs) != 1) return;
-  uint32_t first, end; /* the block from there on holds no pointer now */
-  weir_llvm_block(ctx, locs[0], &first, &end);
-  for (uint32_t l = locs[0]; l < end; ++l) weir_llvm_flow_kill(flow, dm(ctx, l));
+  size_t n = weir_llvm_pts(ctx, pointer, &locs);
+  for (size_t k = 0; k < n; ++k) { /* the block from there on holds no pointer now (as store()) */
+    uint32_t first, end;
+    weir_llvm_block(ctx, locs[k], &first, &end);
+    for (uint32_t l = locs[k]; l < end; ++l) weir_llvm_flow_kill(flow, dm(ctx, l));
+  }
 }
 
 /* `*pointer = value`: the value's dangling state goes into the places the
- * pointer may point to; a single target is overwritten (optimistically
- * also a heap block's field: the block written is the one that held the
- * old pointer, as in `free(s->buf); s->buf = NULL;`). */
+ * pointer may point to, and what they held is overwritten, for every
+ * target (optimistic: the place written is taken to be the one the slot
+ * rule made dangle through the same pointer, as in `free(s->buf); s->buf =
+ * NULL;` or a grow helper's `free(c->slots); c->slots = bigger;`, where
+ * `c` may be any of the program's caches). */
 static void store(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
   LLVMValueRef value = LLVMGetOperand(inst, 0), pointer = LLVMGetOperand(inst, 1);
   if (weir_llvm_pts_vague(ctx, pointer)) return;
   const uint32_t *locs = NULL;
   size_t n = weir_llvm_pts(ctx, pointer, &locs);
-  if (n == 1) weir_llvm_flow_kill(flow, dm(ctx, locs[0]));
+  for (size_t k = 0; k < n; ++k) weir_llvm_flow_kill(flow, dm(ctx, locs[k]));
   uint32_t from = dv(ctx, value);
   for (size_t k = 0; k < n && from; ++k) weir_llvm_flow_pair(flow, from, dm(ctx, locs[k]));
 }
@@ -362,13 +280,11 @@ static void derive(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) 
 
 static void plain(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
   if (LLVMIsAStoreInst(inst)) {
-    store_null(ctx, inst, flow);
     store(ctx, inst, flow);
   } else if (LLVMIsACallInst(inst)) {
     memset_zero(ctx, inst, flow);
     external_call(ctx, inst, flow);
   } else if (LLVMIsAReturnInst(inst)) {
-    null_return(ctx, inst, flow);
     uint32_t proc = ctx->value_proc[weir_llvm_vid(ctx, inst)];
     if (LLVMGetNumOperands(inst) == 1 && ctx->fns[proc].ret_fact)
       weir_llvm_flow_pair(flow, dv(ctx, LLVMGetOperand(inst, 0)), ctx->fns[proc].ret_fact);
@@ -382,69 +298,9 @@ static void plain(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
 }
 
 static void move(weir_llvm_ctx *ctx, LLVMValueRef value, LLVMValueRef phi, weir_llvm_flow *flow) {
-  if (is_null(value) && returned(phi))
-    kill_allocations(ctx, LLVMGetBasicBlockParent(LLVMGetInstructionParent(phi)), flow);
   uint32_t to = dv(ctx, phi);
   weir_llvm_flow_kill(flow, to);
   weir_llvm_flow_pair(flow, dv(ctx, value), to);
-}
-
-/* Objects a callee may change the state of: written (freed blocks count as
- * written) or allocated, in it or below it. */
-static void touched(const weir_llvm_ctx *ctx, LLVMValueRef fn, weir_llvm_vec *out) {
-  const uint32_t *locs = NULL, *objects = NULL;
-  /* Only tracked blocks have a fact: the vectors stay small. */
-  size_t n = weir_llvm_memory_mod(ctx->memory, fn, &locs);
-  for (size_t k = 0; k < n; ++k)
-    if (fact_of_location(ctx, locs[k])) weir_llvm_vec_push(out, fact_of_location(ctx, locs[k]));
-  n = weir_llvm_memory_allocs(ctx->memory, fn, &objects);
-  for (size_t k = 0; k < n; ++k)
-    if (ctx->obj_fact[objects[k]]) weir_llvm_vec_push(out, ctx->obj_fact[objects[k]]);
-}
-
-/* Objects stored (two levels deep) in global variables: any function can
- * reach them without being handed a pointer. */
-static const weir_llvm_vec *global_objects(weir_llvm_ctx *ctx) {
-  if (ctx->global_objects_ready) return &ctx->global_objects;
-  ctx->global_objects_ready = 1;
-  weir_llvm_vec *out = &ctx->global_objects;
-  uint32_t objects = weir_llvm_memory_object_count(ctx->memory);
-  for (uint32_t o = 0; o < objects; ++o)
-    if (weir_llvm_memory_object(ctx->memory, o)->kind == WEIR_LLVM_OBJECT_GLOBAL) weir_llvm_vec_push(out, o);
-  weir_llvm_objects_reach(ctx, out, 2);
-  if (out->failed) ctx->failed = 1;
-  return out;
-}
-
-/* Mod/ref merge every calling context. At one call, the callee can change
- * the state only of the blocks it is handed (through its arguments, two
- * levels deep), the blocks globals lead to, and those it allocates itself:
- * `ifds_vec_free(&a)` frees a's array, not every array the function ever
- * frees. Keeps the F facts of `facts` that pass that test. */
-static void keep_reachable(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *facts) {
-  if (facts->n == 0) return; /* most calls touch no tracked block */
-  weir_llvm_vec allocs = {0};
-  const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
-  const weir_llvm_vec *globals = global_objects(ctx);
-  const uint32_t *procs = NULL;
-  size_t n = weir_llvm_call_procs(ctx, call, &procs);
-  for (size_t p = 0; p < n; ++p) {
-    const uint32_t *objects = NULL;
-    size_t m = weir_llvm_memory_allocs(ctx->memory, ctx->fns[procs[p]].fn, &objects);
-    for (size_t k = 0; k < m; ++k) weir_llvm_vec_push(&allocs, ctx->obj_fact[objects[k]]);
-  }
-  weir_llvm_vec_sort_unique(&allocs);
-  size_t kept = 0;
-  for (size_t k = 0; k < facts->n; ++k) {
-    uint32_t fact = facts->v[k];
-    uint32_t object = fact ? ctx->fact_info.v[2 * (fact - 1) + 1] : 0;
-    if (fact && (weir_llvm_vec_contains(&allocs, fact) || weir_llvm_vec_contains(reach, object) ||
-                 weir_llvm_vec_contains(globals, object)))
-      facts->v[kept++] = fact;
-  }
-  facts->n = kept;
-  if (allocs.failed) ctx->failed = 1;
-  weir_llvm_vec_free(&allocs);
 }
 
 /* The locations with a DM fact that function `proc` may write, or read or
@@ -489,18 +345,9 @@ static void callee_locations(weir_llvm_ctx *ctx, LLVMValueRef call, int with_rea
   if (n > 1) weir_llvm_vec_sort_unique(out);
 }
 
-/* F(o) passes around a call (the callee does not get it) unless the callee
- * makes o anew; DM facts of what the callee may write go through it. */
+/* DM facts of what the callee may write go through it (killed here, they
+ * come back from its exit); the result is new. */
 static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
-  const uint32_t *procs = NULL;
-  size_t n = weir_llvm_call_procs(ctx, call, &procs);
-  for (size_t p = 0; p < n; ++p) {
-    const uint32_t *objects = NULL;
-    size_t m = weir_llvm_memory_allocs(ctx->memory, ctx->fns[procs[p]].fn, &objects);
-    for (size_t k = 0; k < m; ++k) weir_llvm_flow_kill(flow, ctx->obj_fact[objects[k]]);
-  }
-  uint32_t object = weir_llvm_allocated_object(ctx, call); /* an allocation wrapper */
-  if (object != WEIR_LLVM_NONE) weir_llvm_flow_kill(flow, ctx->obj_fact[object]);
   weir_llvm_flow_kill(flow, dv(ctx, call));
   weir_llvm_vec mod = {0};
   callee_locations(ctx, call, 0, &mod);
@@ -509,103 +356,21 @@ static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow
   weir_llvm_vec_free(&mod);
 }
 
-/* Which memory may hold a pointer to each object: none, only the locals
- * of one function (holder_fn), or anything else. Computed once from the
- * contents of every location. */
-static int holders_ready(weir_llvm_ctx *ctx) {
-  if (ctx->holder_state) return 1;
-  uint32_t objects = weir_llvm_memory_object_count(ctx->memory);
-  uint32_t locations = weir_llvm_memory_location_count(ctx->memory);
-  ctx->holder_state = calloc(objects ? objects : 1, 1);
-  ctx->holder_fn = calloc(objects ? objects : 1, sizeof *ctx->holder_fn);
-  ctx->holder_loc = malloc((objects ? objects : 1) * sizeof *ctx->holder_loc);
-  if (!ctx->holder_state || !ctx->holder_fn || !ctx->holder_loc) {
-    ctx->failed = 1;
-    return 0;
-  }
-  for (uint32_t o = 0; o < objects; ++o) ctx->holder_loc[o] = HOLDER_NONE;
-  for (uint32_t l = 0; l < locations; ++l) {
-    const weir_llvm_object *h = weir_llvm_memory_object(ctx->memory, object_of(ctx, l));
-    LLVMValueRef fn = h->kind == WEIR_LLVM_OBJECT_STACK ? h->function : NULL;
-    const uint32_t *inner = NULL;
-    size_t n = weir_llvm_memory_contents(ctx->memory, l, &inner);
-    for (size_t k = 0; k < n; ++k) {
-      uint32_t o = object_of(ctx, inner[k]);
-      if (!ctx->obj_fact[o]) continue;
-      /* holder_loc counts memory that outlives calls: locals die with their frames */
-      if (!fn) ctx->holder_loc[o] = ctx->holder_loc[o] == HOLDER_NONE || ctx->holder_loc[o] == l ? l : HOLDER_SEVERAL;
-      if (ctx->holder_state[o] == 2) continue;
-      if (!fn || (ctx->holder_state[o] == 1 && ctx->holder_fn[o] != fn)) ctx->holder_state[o] = 2;
-      else ctx->holder_state[o] = 1, ctx->holder_fn[o] = fn;
-    }
-  }
-  return 1;
-}
-
-static int returns_object(const weir_llvm_ctx *ctx, LLVMValueRef fn, uint32_t object) {
-  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
-    LLVMValueRef ret = LLVMGetBasicBlockTerminator(b);
-    if (!ret || !LLVMIsAReturnInst(ret) || LLVMGetNumOperands(ret) != 1) continue;
-    const uint32_t *locs = NULL;
-    size_t n = weir_llvm_pts(ctx, LLVMGetOperand(ret, 0), &locs);
-    for (size_t k = 0; k < n; ++k)
-      if (object_of(ctx, locs[k]) == object) return 1;
-  }
-  return 0;
-}
-
-/* `free(name); return;` in a function whose locals alone held the block
- * (`char *name = lookup(...); ... free(name);`): when it returns no pointer
- * to the block is left, so its freed state does not go back to the caller
- * (or the next call's fresh block from the same site, NULL on another
- * path, would be "used after free"). Not when the call's arguments lead to
- * the block (the caller still holds it) or the callee returns it. */
-static int dies_with(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, uint32_t fact,
-                     const weir_llvm_vec *reach) {
-  if (!holders_ready(ctx) || fact == 0) return 0;
-  uint32_t object = ctx->fact_info.v[2 * (fact - 1) + 1];
-  LLVMValueRef fn = ctx->fns[proc].fn;
-  if (ctx->holder_state[object] == 2 || (ctx->holder_state[object] == 1 && ctx->holder_fn[object] != fn))
-    return 0;
-  if (ctx->holder_state[object] == 0) return 0; /* held in SSA values only: the caller may hold it too */
-  return !weir_llvm_vec_contains(reach, object) && !returns_object(ctx, fn, object);
-}
-
-static int points_into(const weir_llvm_ctx *ctx, LLVMValueRef pointer, uint32_t freed) {
-  const uint32_t *locs = NULL;
-  size_t n = weir_llvm_is_pointer(pointer) ? weir_llvm_pts(ctx, pointer, &locs) : 0;
-  for (size_t j = 0; j < n; ++j)
-    if (fact_of_location(ctx, locs[j]) == freed) return 1;
-  return 0;
-}
-
-/* Values of the caller stored into its own locals that the call can reach
- * (`b.bytes = p; destroy(&b);`): the callee may have freed them through
- * them. (Not stores into heap blocks: a destroy callback that points-to
- * lets every queue call would free whatever any block holds.) */
-static void stored_values_dangle(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t freed, weir_llvm_vec *facts) {
-  const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
+/* `b.bytes = p; destroy(&b);`: the callee freed what the caller's own
+ * local `l` held, so the pointers the caller stored there dangle too (at
+ * -O2 it frees `p`, not a load of b.bytes). */
+static void stored_values_dangle(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t l, weir_llvm_flow *ret_flow) {
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+  weir_llvm_vec facts = {0};
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
     for (LLVMValueRef inst = LLVMGetFirstInstruction(b); inst; inst = LLVMGetNextInstruction(inst)) {
-      if (!LLVMIsAStoreInst(inst) || !points_into(ctx, LLVMGetOperand(inst, 0), freed)) continue;
+      if (!LLVMIsAStoreInst(inst) || !dv(ctx, LLVMGetOperand(inst, 0))) continue;
       const uint32_t *locs = NULL;
-      size_t n = weir_llvm_pts(ctx, LLVMGetOperand(inst, 1), &locs);
-      int reached = n > 0;
-      for (size_t j = 0; j < n && reached; ++j)
-        reached = weir_llvm_frame_of(ctx, locs[j]) == fn && weir_llvm_vec_contains(reach, object_of(ctx, locs[j]));
-      if (reached) alias_class(ctx, LLVMGetOperand(inst, 0), facts);
+      if (weir_llvm_pts(ctx, LLVMGetOperand(inst, 1), &locs) == 1 && locs[0] == l)
+        alias_class(ctx, LLVMGetOperand(inst, 0), &facts);
     }
-}
-
-/* The callee freed a block of the object of F fact `freed`: the values
- * the caller stored where the callee can reach, and what derives from
- * them, dangle. */
-static void stored_dangle(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t freed, weir_llvm_flow *ret_flow) {
-  weir_llvm_vec facts = {0};
-  stored_values_dangle(ctx, call, freed, &facts);
   weir_llvm_vec_sort_unique(&facts);
-  for (size_t k = 0; k < facts.n; ++k) weir_llvm_flow_pair(ret_flow, freed, facts.v[k]);
+  for (size_t k = 0; k < facts.n; ++k) weir_llvm_flow_pair(ret_flow, dm(ctx, l), facts.v[k]);
   if (facts.failed) ctx->failed = 1;
   weir_llvm_vec_free(&facts);
 }
@@ -630,19 +395,6 @@ static void arguments_dangle(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t pro
 
 static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_llvm_flow *call_flow,
                    weir_llvm_flow *ret_flow) {
-  /* F facts: what this callee frees comes back (unless it died with the
-   * callee's locals) and makes the caller's arguments dangle. */
-  weir_llvm_vec changed = {0};
-  touched(ctx, ctx->fns[proc].fn, &changed);
-  weir_llvm_vec_sort_unique(&changed);
-  keep_reachable(ctx, call, &changed);
-  for (size_t k = 0; k < changed.n; ++k) {
-    if (dies_with(ctx, call, proc, changed.v[k], weir_llvm_call_reach(ctx, call))) continue;
-    weir_llvm_flow_pair(ret_flow, changed.v[k], changed.v[k]);
-    stored_dangle(ctx, call, changed.v[k], ret_flow);
-  }
-  if (changed.failed) ctx->failed = 1;
-  weir_llvm_vec_free(&changed);
   /* DM facts: into the callee what it may read or write; back what it may
    * write and the places that hold blocks it may free (free's holders).
    * Dangling arguments are reported at the call (check_call) and do not
@@ -654,7 +406,11 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
     weir_llvm_flow_pair(call_flow, dm(ctx, l), dm(ctx, l));
     /* back: what it may write, and a slot it read, which may come back
      * dangling (`free(b->bytes)`); not its own locals, which die with it */
-    if (weir_llvm_frame_of(ctx, l) != ctx->fns[proc].fn) weir_llvm_flow_pair(ret_flow, dm(ctx, l), dm(ctx, l));
+    LLVMValueRef frame = weir_llvm_frame_of(ctx, l);
+    if (frame == ctx->fns[proc].fn) continue;
+    weir_llvm_flow_pair(ret_flow, dm(ctx, l), dm(ctx, l));
+    if (frame && frame == LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)))
+      stored_values_dangle(ctx, call, l, ret_flow);
   }
   if (ctx->fns[proc].ret_fact) weir_llvm_flow_pair(ret_flow, ctx->fns[proc].ret_fact, dv(ctx, call));
   arguments_dangle(ctx, call, proc, ret_flow);
@@ -671,8 +427,8 @@ static void check_use(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LLVM
     /* the block to name: a tracked one, allocated in this function if one is */
     LLVMValueRef here = LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst));
     for (size_t k = n; k-- > 0;) {
-      if (!fact_of_location(ctx, locs[k])) continue;
-      if (!fact_of_location(ctx, locs[named]) || weir_llvm_memory_object(ctx->memory, object_of(ctx, locs[k]))->function == here)
+      if (!tracked(ctx, locs[k])) continue;
+      if (!tracked(ctx, locs[named]) || weir_llvm_memory_object(ctx->memory, object_of(ctx, locs[k]))->function == here)
         named = k;
     }
     weir_llvm_text name = {0}, note = {0}, message = {0};
@@ -737,5 +493,54 @@ static void check(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
     check_call(ctx, inst, node);
 }
 
+/* The call behind `v` when v is it, or a phi or select of it and NULLs
+ * (`cap < max ? realloc(buf, n) : NULL`); else NULL. */
+static LLVMValueRef realloc_or_null(LLVMValueRef v) {
+  if (!v || LLVMIsACallInst(v)) return v;
+  unsigned count = LLVMIsAPHINode(v) ? LLVMCountIncoming(v) : LLVMIsASelectInst(v) ? 2 : 0;
+  LLVMValueRef call = NULL;
+  for (unsigned k = 0; k < count; ++k) {
+    LLVMValueRef in = weir_llvm_strip_bitcasts(LLVMIsAPHINode(v) ? LLVMGetIncomingValue(v, k) : LLVMGetOperand(v, k + 1));
+    if (LLVMIsAConstantPointerNull(in)) continue;
+    if (call || !LLVMIsACallInst(in)) return NULL;
+    call = in;
+  }
+  return call;
+}
+
+/* `bigger = realloc(buf, n); if (!bigger) ...`: on the edge where realloc
+ * returned NULL it freed nothing, so `buf` (and its slot) do not dangle
+ * there. */
+static void edge(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, weir_llvm_flow *flow) {
+  if (!LLVMIsABranchInst(term) || !LLVMIsConditional(term)) return;
+  LLVMValueRef cond = LLVMGetCondition(term);
+  if (!LLVMIsAICmpInst(cond) || LLVMGetSuccessor(term, 0) == LLVMGetSuccessor(term, 1)) return;
+  LLVMIntPredicate pred = LLVMGetICmpPredicate(cond);
+  if (pred != LLVMIntEQ && pred != LLVMIntNE) return;
+  LLVMValueRef a = weir_llvm_strip_bitcasts(LLVMGetOperand(cond, 0));
+  LLVMValueRef b = weir_llvm_strip_bitcasts(LLVMGetOperand(cond, 1));
+  LLVMValueRef call = realloc_or_null(LLVMIsAConstantPointerNull(b) ? a : LLVMIsAConstantPointerNull(a) ? b : NULL);
+  if (!call || !LLVMIsACallInst(call) || weir_llvm_classify_call(ctx, call) != WEIR_LLVM_CALL_EXTERNAL) return;
+  const weir_llvm_libcall *model = weir_llvm_call_model(ctx, call);
+  if (model->alloc != WEIR_LLVM_ALLOC_REALLOC || model->frees >= LLVMGetNumArgOperands(call)) return;
+  if (succ != LLVMGetSuccessor(term, pred == LLVMIntEQ ? 0 : 1)) return;
+  weir_llvm_vec facts = {0};
+  alias_class(ctx, LLVMGetOperand(call, model->frees), &facts);
+  slot_dangles(ctx, call, LLVMGetOperand(call, model->frees), &facts);
+  weir_llvm_vec_sort_unique(&facts);
+  for (size_t k = 0; k < facts.n; ++k) weir_llvm_flow_kill(flow, facts.v[k]);
+  /* nor through the phis of this edge, which carry the old pointer on
+   * (-O2: `free(phi [t, ok], [old, failed])`): their moves are dropped */
+  size_t kept = 0;
+  for (size_t k = 0; k + 1 < flow->pairs.n; k += 2)
+    if (!weir_llvm_vec_contains(&facts, flow->pairs.v[k])) {
+      flow->pairs.v[kept++] = flow->pairs.v[k];
+      flow->pairs.v[kept++] = flow->pairs.v[k + 1];
+    }
+  flow->pairs.n = kept;
+  if (facts.failed) ctx->failed = 1;
+  weir_llvm_vec_free(&facts);
+}
+
 const weir_llvm_hooks weir_llvm_uaf_hooks = {number, NULL, plain, move, call_to_return, callee,
-                                             check, describe, NULL};
+                                             check, describe, edge};

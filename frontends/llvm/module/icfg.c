@@ -298,9 +298,6 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   free(ctx->obj_fact);
   free(ctx->escape_state);
   free(ctx->inlined_wrapper);
-  free(ctx->holder_fn);
-  free(ctx->holder_state);
-  free(ctx->holder_loc);
   for (uint32_t p = 0; ctx->dm_mod && p < ctx->fn_count; ++p) weir_llvm_vec_free(&ctx->dm_mod[p]);
   for (uint32_t p = 0; ctx->dm_touch && p < ctx->fn_count; ++p) weir_llvm_vec_free(&ctx->dm_touch[p]);
   free(ctx->dm_mod);
@@ -308,7 +305,6 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   weir_llvm_param_reads_free(ctx);
   weir_llvm_ranges_free(ctx);
   free(ctx->libcalls);
-  weir_llvm_vec_free(&ctx->global_objects);
   weir_llvm_reach_free(ctx);
   weir_llvm_map_free(&ctx->libcall_index);
   weir_llvm_vec_free(&ctx->callees);
