@@ -6,33 +6,27 @@
  *
  *   DV(v)  SSA pointer v may hold a dangling pointer;
  *   DM(l)  location l may hold one;
- *   DR(f)  function f may return one;
- *   F(o)   a block of object o was freed during the current call (only to
- *          tell the caller, at the return, which of its pointers dangle).
+ *   DR(f)  function f may return one.
  *
  * A free-like call (the table's `free`) makes its argument dangle, with
  * every pointer derived from the same value by casts and GEPs, and the
- * slot it was just read from (`free(s->buf)`: s->buf); the freed block's
- * own fields hold nothing any more. Not every place the points-to set says
- * may hold the block (dangle()). Dangling pointers flow through casts,
- * GEPs, phis, selects, stores (a store through a pointer with one target
- * overwrites it: `s->buf = NULL` or a new block ends the dangling state),
- * loads, memcpy, returns and callee exits. A parameter left dangling at a
- * callee's exit makes the argument of each call, its aliases and the slot
- * it was read from dangle in that caller (value to value: a destroy
- * callback that points-to lets every container call frees only what that
- * call handed it). A finding is a load or store through a dangling
+ * slot it was just read from (`free(s->buf)`: s->buf; dangling.c); the
+ * freed block's own fields hold nothing any more. Not every place the
+ * points-to set says may hold the block (dangle()). Dangling pointers flow
+ * through casts, GEPs, phis, selects, loads, memcpy, returns and callee
+ * exits; a store (or zeroing memset) overwrites what every target held
+ * (`s->buf = NULL`, a new block); on the edge where realloc returned NULL
+ * the old pointer does not dangle. A parameter left dangling at a callee's
+ * exit makes the argument of each call, its aliases and the slot it was
+ * read from dangle in that caller (value to value: a destroy callback that
+ * points-to lets every container call frees only what that call handed
+ * it); a slot of the caller's own frame that comes back dangling makes the
+ * pointers the caller stored there dangle (`b.bytes = p; destroy(&b);
+ * free(p)` at -O2). A finding is a load or store through a dangling
  * pointer, a library call handed one (its `reads`/`writes` arguments; for
  * an unmodelled declaration any pointer argument), a defined function
  * handed one (the callee does not get it: one bug, one finding), or a
- * second free.
- *
- * F(o) does not enter callees: at a callee's exit it means "freed in this
- * call", and makes the pointers the caller stored into its own locals that
- * the callee reaches dangle (`b.bytes = p; destroy(&b); free(p)`). A new
- * block from o's site ends it, and so do a NULL store into the only place
- * that held the block and the return of a function whose locals alone held
- * it (and that neither returns it nor was handed it). */
+ * second free. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
