@@ -20,13 +20,25 @@ static int meets_tracked_value(const weir_llvm_ctx *ctx, LLVMValueRef v) {
   return 0;
 }
 
-/* Back through casts and GEPs to the value `pointer` comes from, the other
+/* Whether GEP `g` leaves its base's address as it is (all indices 0). */
+static int zero_gep(LLVMValueRef g) {
+  for (int k = 1; k < LLVMGetNumOperands(g); ++k) {
+    LLVMValueRef index = LLVMGetOperand(g, (unsigned)k);
+    if (!LLVMIsAConstantInt(index) || LLVMConstIntGetZExtValue(index) != 0) return 0;
+  }
+  return 1;
+}
+
+/* Back through casts (and GEPs that add nothing) to the value `pointer`
+ * comes from: a block is freed by its start address, so a pointer into
+ * the middle of a struct that a callee "freed" is an indirect call the
+ * points-to sets resolved wrongly, and not its struct; then the other
  * loads of the same pointer, then forward through casts and GEPs (not
  * phis: a loop's phi holds the last iteration's value). */
 size_t weir_llvm_alias_values(LLVMValueRef pointer, LLVMValueRef work[WEIR_LLVM_ALIAS_CAP]) {
   LLVMValueRef root = pointer;
   for (int depth = 0; depth < 16 && root; ++depth) {
-    if (LLVMIsABitCastInst(root) || LLVMIsAGetElementPtrInst(root) || LLVMIsAAddrSpaceCastInst(root))
+    if (LLVMIsABitCastInst(root) || LLVMIsAAddrSpaceCastInst(root) || (LLVMIsAGetElementPtrInst(root) && zero_gep(root)))
       root = LLVMGetOperand(root, 0);
     else
       break;
