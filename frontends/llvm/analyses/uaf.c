@@ -389,10 +389,10 @@ static void arguments_dangle(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t pro
 
 static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_llvm_flow *call_flow,
                    weir_llvm_flow *ret_flow) {
-  /* DM facts: into the callee what it may read or write; back what it may
-   * write and the places that hold blocks it may free (free's holders).
-   * Dangling arguments are reported at the call (check_call) and do not
-   * go in: one bug is one finding, at the outermost use. */
+  /* DM facts: into the callee and back what it may read or write (a slot
+   * it read may come back dangling). Dangling arguments are reported at
+   * the call (check_call) and do not go in: one bug is one finding, at the
+   * outermost use. */
   const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call), *in = dm_summary(ctx, proc, 1);
   for (size_t k = 0; k < in->n; ++k) {
     uint32_t l = in->v[k];
