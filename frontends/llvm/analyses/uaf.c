@@ -472,7 +472,8 @@ static void check_call(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
                                   k == model->copy_to
                             : 1;
     if (!uses) continue;
-    snprintf(what, sizeof what, "'%.*s' uses", (int)(length > 96 ? 96 : length), length ? name : "(indirect)");
+    if (length) snprintf(what, sizeof what, "'%.*s' uses", (int)(length > 96 ? 96 : length), name);
+    else snprintf(what, sizeof what, "an indirect call uses"); /* was `'' uses` */
     check_use(ctx, node, inst, arg, WEIR_LLVM_RULE_USE_AFTER_FREE, what);
   }
   if (model->frees != WEIR_LLVM_NONE) weir_llvm_add_source(ctx, node, inst, name, length);
