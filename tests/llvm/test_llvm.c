@@ -412,6 +412,13 @@ END_TEST
 /* Facts that can hold but lead to no check are pruned (module/emit.c's
  * demand): getenv("A") flows into a global and a helper, never to a sink;
  * getenv("B") reaches system. The finding stays, the first flow's facts go. */
+/* Builds the problem of IR text `ir` for `analysis`; the test fails when it does not build. */
+static weir_llvm_problem *build_ir(const char *name, const char *ir, size_t length, weir_llvm_analysis analysis) {
+  weir_llvm_problem *lp = NULL;
+  ck_assert_msg(weir_llvm_build_memory(name, ir, length, analysis, NULL, &lp) == WEIR_OK, "%s", weir_last_error());
+  return lp;
+}
+
 START_TEST(test_demand_pruning) {
   const char ir[] =
       "@g = global i8* null\n"
@@ -427,9 +434,7 @@ START_TEST(test_demand_pruning) {
       "  %f = call i8* @getenv(i8* getelementptr ([2 x i8], [2 x i8]* @b, i64 0, i64 0))\n"
       "  %r = call i32 @system(i8* %f)\n"
       "  ret i32 %r\n}\n";
-  weir_llvm_problem *lp = NULL;
-  ck_assert_msg(weir_llvm_build_memory("demand.ll", ir, sizeof ir - 1, WEIR_LLVM_TAINT, NULL, &lp) == WEIR_OK, "%s",
-                weir_last_error());
+  weir_llvm_problem *lp = build_ir("demand.ll", ir, sizeof ir - 1, WEIR_LLVM_TAINT);
   const weir_llvm_build_stats *st = weir_llvm_problem_stats(lp);
   ck_assert_uint_gt(st->facts_generable, st->facts); /* V(%e), V(%p), M(@g), V(%l) can hold */
   ck_assert_uint_ge(st->facts_before_pruning, st->facts_generable);
@@ -464,9 +469,7 @@ START_TEST(test_ir_corners_load) {
       "  call void @\"odd name\"()\n  call void @0()\n  call void %fp(i8* null)\n"
       "  %v = call i32 @sw(i32 2)\n  ret i32 %v\n}\n";
   for (int a = 0; a < 3; ++a) { /* taint, uninit, uaf */
-    weir_llvm_problem *lp = NULL;
-    ck_assert_msg(weir_llvm_build_memory("corners.ll", ir, sizeof ir - 1, (weir_llvm_analysis)a, NULL, &lp) == WEIR_OK,
-                  "%s", weir_last_error());
+    weir_llvm_problem *lp = build_ir("corners.ll", ir, sizeof ir - 1, (weir_llvm_analysis)a);
     weir_ifds_problem *p = NULL;
     ck_assert_msg(weir_llvm_problem_load(lp, &p) == WEIR_OK, "%s", weir_last_error());
     ck_assert_uint_eq(p->proc_count, 4);
@@ -514,9 +517,7 @@ START_TEST(test_lineless_instructions) {
       "!21 = distinct !DISubprogram(name: \"set_flag\", scope: !23, file: !23, line: 40, type: !7, scopeLine: 40, "
       "spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0)\n"
       "!22 = !DILocation(line: 2, column: 20, scope: !6)\n!23 = !DIFile(filename: \"helper.h\", directory: \"/src\")\n";
-  weir_llvm_problem *lp = NULL;
-  ck_assert_msg(weir_llvm_build_memory("t.ll", ir, sizeof ir - 1, WEIR_LLVM_UAF, NULL, &lp) == WEIR_OK, "%s",
-                weir_last_error());
+  weir_llvm_problem *lp = build_ir("t.ll", ir, sizeof ir - 1, WEIR_LLVM_UAF);
   wt_run run;
   ck_assert_msg(wt_solve(lp, NULL, &run) == WEIR_OK, "%s", weir_last_error());
   ck_assert_uint_eq(run.findings.count, 1);

@@ -11,13 +11,16 @@ static uint32_t object_of(const weir_llvm_ctx *ctx, uint32_t location) {
   return weir_llvm_memory_location(ctx->memory, location).object;
 }
 
-/* Whether `v` may point into a block uaf tracks. */
-static int meets_tracked_value(const weir_llvm_ctx *ctx, LLVMValueRef v) {
-  const uint32_t *locs = NULL;
-  size_t n = weir_llvm_pts(ctx, v, &locs);
+int weir_llvm_meets_tracked(const weir_llvm_ctx *ctx, const uint32_t *locs, size_t n) {
   for (size_t k = 0; k < n; ++k)
     if (ctx->obj_fact[object_of(ctx, locs[k])]) return 1;
   return 0;
+}
+
+static int meets_tracked_value(const weir_llvm_ctx *ctx, LLVMValueRef v) {
+  const uint32_t *locs = NULL;
+  size_t n = weir_llvm_pts(ctx, v, &locs);
+  return weir_llvm_meets_tracked(ctx, locs, n);
 }
 
 /* Whether GEP `g` leaves its base's address as it is (all indices 0). */
@@ -69,7 +72,6 @@ size_t weir_llvm_alias_values(LLVMValueRef pointer, LLVMValueRef work[WEIR_LLVM_
   }
   return n;
 }
-
 
 /* The function whose frame `location` is in, or NULL for memory that
  * outlives calls. */
@@ -138,7 +140,8 @@ static void mark_aliases(const weir_llvm_ctx *ctx, weir_llvm_dangle_marks *m, LL
   size_t n = weir_llvm_alias_values(pointer, work);
   for (size_t k = 0; k < n; ++k) mark_value(ctx, m, work[k]);
   const uint32_t *slots = NULL;
-  mark_locations(m, slots, weir_llvm_freed_slots(ctx, call, pointer, &slots));
+  size_t count = weir_llvm_freed_slots(ctx, call, pointer, &slots); /* before reading `slots` */
+  mark_locations(m, slots, count);
 }
 
 /* One instruction's rules of the closure (the flows of plain, move and
@@ -155,7 +158,8 @@ static void close_instruction(weir_llvm_ctx *ctx, weir_llvm_dangle_marks *m, LLV
         size_t ns = weir_llvm_pts(ctx, LLVMGetOperand(inst, model->copy_from), &src);
         int any = 0;
         for (size_t k = 0; k < ns && !any; ++k) any = m->location[src[k]];
-        if (any) mark_locations(m, dst, weir_llvm_pts(ctx, LLVMGetOperand(inst, model->copy_to), &dst));
+        size_t nd = any ? weir_llvm_pts(ctx, LLVMGetOperand(inst, model->copy_to), &dst) : 0;
+        mark_locations(m, dst, nd);
       }
       return;
     }
@@ -174,7 +178,7 @@ static void close_instruction(weir_llvm_ctx *ctx, weir_llvm_dangle_marks *m, LLV
     LLVMValueRef value = LLVMGetOperand(inst, 0), pointer = LLVMGetOperand(inst, 1);
     const uint32_t *locs = NULL;
     size_t n = weir_llvm_pts(ctx, pointer, &locs);
-    /* a pointer kept in a local of its own function: a callee may free it through it (stored_dangle) */
+    /* a pointer kept in a local of its own function: a callee may free it through it (uaf.c, stored_values_dangle) */
     int own = n > 0 && weir_llvm_is_pointer(value) && meets_tracked_value(ctx, value);
     for (size_t k = 0; k < n && own; ++k) own = weir_llvm_frame_of(ctx, locs[k]) == ctx->fns[proc].fn;
     if (own) mark_aliases(ctx, m, inst, value);

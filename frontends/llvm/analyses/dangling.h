@@ -17,6 +17,9 @@ size_t weir_llvm_alias_values(LLVMValueRef pointer, LLVMValueRef work[WEIR_LLVM_
 size_t weir_llvm_freed_slots(const weir_llvm_ctx *ctx, LLVMValueRef call, LLVMValueRef pointer,
                              const uint32_t **slots);
 
+/* Whether any of `n` locations lies in a block uaf tracks (ctx->obj_fact). */
+int weir_llvm_meets_tracked(const weir_llvm_ctx *ctx, const uint32_t *locs, size_t n);
+
 /* The function whose frame `location` is in, or NULL for memory that
  * outlives calls. */
 LLVMValueRef weir_llvm_frame_of(const weir_llvm_ctx *ctx, uint32_t location);

@@ -54,14 +54,6 @@ static uint32_t dm(const weir_llvm_ctx *ctx, uint32_t location) { return ctx->lo
 
 static uint32_t fact_kind(const weir_llvm_ctx *ctx, uint32_t fact) { return ctx->fact_info.v[2 * (fact - 1)]; }
 
-/* Whether any of `n` locations lies in a tracked block. */
-static int meets_tracked(const weir_llvm_ctx *ctx, const uint32_t *locs, size_t n) {
-  for (size_t k = 0; k < n; ++k)
-    if (tracked(ctx, locs[k])) return 1;
-  return 0;
-}
-
-
 static void number(weir_llvm_ctx *ctx) {
   uint32_t objects = weir_llvm_memory_object_count(ctx->memory);
   uint32_t locations = weir_llvm_memory_location_count(ctx->memory);
@@ -82,12 +74,12 @@ static void number(weir_llvm_ctx *ctx) {
   for (uint32_t v = 0; v < ctx->value_count && !ctx->failed; ++v) {
     const uint32_t *locs = NULL;
     size_t n = weir_llvm_is_pointer(ctx->values[v]) && marks.value[v] ? weir_llvm_pts(ctx, ctx->values[v], &locs) : 0;
-    if (meets_tracked(ctx, locs, n)) ctx->fact_a[v] = weir_llvm_new_fact(ctx, FACT_VALUE, v);
+    if (weir_llvm_meets_tracked(ctx, locs, n)) ctx->fact_a[v] = weir_llvm_new_fact(ctx, FACT_VALUE, v);
   }
   for (uint32_t l = 0; l < locations && !ctx->failed; ++l) {
     const uint32_t *inner = NULL;
     size_t n = marks.location[l] ? weir_llvm_memory_contents(ctx->memory, l, &inner) : 0;
-    if (meets_tracked(ctx, inner, n)) ctx->loc_fact[l] = weir_llvm_new_fact(ctx, FACT_LOCATION, l);
+    if (weir_llvm_meets_tracked(ctx, inner, n)) ctx->loc_fact[l] = weir_llvm_new_fact(ctx, FACT_LOCATION, l);
   }
   for (uint32_t p = 0; p < ctx->fn_count && !ctx->failed; ++p) {
     LLVMTypeRef type = LLVMGetReturnType(LLVMGlobalGetValueType(ctx->fns[p].fn));
