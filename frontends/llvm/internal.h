@@ -262,6 +262,9 @@ struct weir_llvm_ctx {
   uint8_t *escape_state;         /* [memory locations] uninit: written before its local's address escapes (analyses/escape.c) */
   uint8_t *inlined_wrapper;      /* [memory objects] 1: a heap site copied by inlining into many functions (number_common) */
   weir_llvm_vec *dm_mod, *dm_touch; /* [fn_count] uaf: the locations with a DM fact each function may write / read or write, sorted */
+  uint8_t *loc_shared;           /* [memory locations] taint: its fact stands for several locations (taint.c) */
+  LLVMValueRef mod_call;         /* taint: the call whose callees' written locations mod_locs holds */
+  weir_llvm_vec mod_locs;        /* (an indirect call's callees are built one after the other) */
   struct weir_llvm_param_reads *param_reads; /* uninit: reads through parameters per function (analyses/paramref.c) */
   struct weir_llvm_ranges *ranges; /* uninit: element ranges of array accesses (analyses/ranges.c) */
   weir_llvm_map libcall_index;   /* callee -> index into libcalls */

@@ -62,12 +62,76 @@ static void taint_memory(weir_llvm_ctx *ctx, LLVMValueRef pointer, uint32_t from
   weir_llvm_vec_free(&targets);
 }
 
-enum { FACT_VARARGS = 3 };
+enum { FACT_VARARGS = 3, FACT_SHARED = 4 };
 
 static int is_vararg(LLVMValueRef fn) { return LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)); }
 
+static uint32_t class_of(uint32_t *parent, uint32_t l) {
+  while (parent[l] != l) l = parent[l] = parent[parent[l]];
+  return l;
+}
+
+/* The locations one vague pointer may point to (weir_llvm_pts_vague: the
+ * OCaml runtime's `value`s cast to pointers, a container's `void *`) share
+ * one fact, and so, transitively, do the targets of vague pointers whose
+ * sets overlap. A read through such a pointer reads all of them and a
+ * memcpy between two pairs each with each; with a fact per location every
+ * procedure that touches them is solved once per tainted location at its
+ * entry, which is what stopped ocamlrun's taint at 805 M path edges. One
+ * fact says "some of these places may hold tainted data": what a read
+ * through the vague pointer already concluded, now also for a read of one
+ * of them through a precise pointer (coarser there); a shared fact is never
+ * killed (a store into one place leaves the others as they were). */
+static void share_vague_targets(weir_llvm_ctx *ctx) {
+  uint32_t locations = weir_llvm_memory_location_count(ctx->memory), size = locations ? locations : 1;
+  uint32_t *parent = malloc(size * sizeof *parent);
+  uint32_t *members = calloc(size, sizeof *members); /* per class: locations with a fact */
+  uint32_t *shared = calloc(size, sizeof *shared);   /* per class: its fact, once made */
+  ctx->loc_shared = calloc(size, 1);
+  if (!parent || !members || !shared || !ctx->loc_shared) {
+    free(parent), free(members), free(shared);
+    ctx->failed = 1;
+    return;
+  }
+  for (uint32_t l = 0; l < locations; ++l) parent[l] = l;
+  for (uint32_t v = 0; v < ctx->value_count; ++v) {
+    if (!weir_llvm_is_pointer(ctx->values[v]) || !weir_llvm_pts_vague(ctx, ctx->values[v])) continue;
+    const uint32_t *locs = NULL;
+    size_t n = weir_llvm_pts(ctx, ctx->values[v], &locs);
+    for (size_t k = 1; k < n; ++k) {
+      uint32_t a = class_of(parent, locs[0]), b = class_of(parent, locs[k]);
+      if (a != b) parent[a < b ? b : a] = a < b ? a : b;
+    }
+  }
+  for (uint32_t l = 0; l < locations; ++l)
+    if (ctx->loc_fact[l]) members[class_of(parent, l)]++;
+  for (uint32_t l = 0; l < locations; ++l) {
+    uint32_t c = class_of(parent, l);
+    if (!ctx->loc_fact[l] || members[c] < 2) continue;
+    if (!shared[c]) shared[c] = weir_llvm_new_fact(ctx, FACT_SHARED, l); /* named by its first member */
+    ctx->loc_fact[l] = shared[c];
+    ctx->loc_shared[l] = 1;
+  }
+  free(parent), free(members), free(shared);
+}
+
+/* Kills the fact of `location` unless other locations share it. */
+static void kill_location(const weir_llvm_ctx *ctx, uint32_t location, weir_llvm_flow *flow) {
+  if (!ctx->loc_shared || !ctx->loc_shared[location]) weir_llvm_flow_kill(flow, loc(ctx, location));
+}
+
+/* A string literal or other constant data, or a function, never holds
+ * tainted data in a program that runs (writing there faults): no facts, so
+ * an imprecise pointer that "writes" there taints nothing that a literal
+ * format string reads. */
+static int carries(const weir_llvm_ctx *ctx, const weir_llvm_object *o) {
+  (void)ctx;
+  return o->kind != WEIR_LLVM_OBJECT_CONSTANT && o->kind != WEIR_LLVM_OBJECT_FUNCTION;
+}
+
 static void number(weir_llvm_ctx *ctx) {
-  weir_llvm_number_common(ctx, FACT_VALUE, FACT_LOCATION, FACT_RETURN, NULL);
+  weir_llvm_number_common(ctx, FACT_VALUE, FACT_LOCATION, FACT_RETURN, carries);
+  share_vague_targets(ctx);
   /* "one of the arguments passed through `...` is tainted" */
   for (uint32_t p = 0; p < ctx->fn_count; ++p)
     if (is_vararg(ctx->fns[p].fn)) ctx->fns[p].va_fact = weir_llvm_new_fact(ctx, FACT_VARARGS, p);
@@ -83,6 +147,12 @@ static void describe(weir_llvm_ctx *ctx, uint32_t fact, weir_llvm_text *out) {
   } else if (kind == FACT_LOCATION) {
     weir_llvm_text_put(out, "taint memory ", 13);
     weir_llvm_memory_describe(ctx->memory, id, out);
+  } else if (kind == FACT_SHARED) {
+    uint32_t places = 0, locations = weir_llvm_memory_location_count(ctx->memory);
+    for (uint32_t l = 0; l < locations; ++l) places += ctx->loc_fact[l] == fact;
+    weir_llvm_text_printf(out, "taint memory behind untyped pointers (%u places, such as ", places);
+    weir_llvm_memory_describe(ctx->memory, id, out);
+    weir_llvm_text_put(out, ")", 1);
   } else {
     weir_llvm_describe_value(ctx, "taint value", id, out);
   }
@@ -123,7 +193,7 @@ static void sanitize(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow
   for (uint32_t k = 0; k < args; ++k) {
     const uint32_t *locs = NULL;
     size_t n = weir_llvm_pts(ctx, LLVMGetOperand(call, k), &locs);
-    for (size_t j = 0; j < n; ++j) weir_llvm_flow_kill(flow, loc(ctx, locs[j]));
+    for (size_t j = 0; j < n; ++j) kill_location(ctx, locs[j], flow);
   }
 }
 
@@ -188,9 +258,14 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
     return;
   }
   uint32_t args = LLVMGetNumArgOperands(call), result = val(ctx, call);
+  const weir_llvm_libcall *model = weir_llvm_call_model(ctx, call);
   weir_llvm_vec fresh = {0};
   fresh_result_memory(ctx, call, &fresh);
   for (uint32_t k = 0; k < args; ++k) {
+    /* An allocator's block holds nothing of its size (a tainted length
+     * makes no tainted data): only realloc's and strdup's source block
+     * flows into the new one. */
+    if (model->alloc && k != model->alloc_from) continue;
     LLVMValueRef arg = LLVMGetOperand(call, k);
     flows_from(ctx, arg, result, flow);
     for (size_t j = 0; j < fresh.n; ++j) flows_from(ctx, arg, loc(ctx, fresh.v[j]), flow);
@@ -212,7 +287,7 @@ static void store(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
   LLVMValueRef value = LLVMGetOperand(inst, 0), pointer = LLVMGetOperand(inst, 1);
   const uint32_t *locs = NULL;
   size_t n = weir_llvm_pts_vague(ctx, pointer) ? 0 : weir_llvm_pts(ctx, pointer, &locs);
-  if (n == 1 && weir_llvm_strong_target(ctx, locs[0])) weir_llvm_flow_kill(flow, loc(ctx, locs[0]));
+  if (n == 1 && weir_llvm_strong_target(ctx, locs[0])) kill_location(ctx, locs[0], flow);
   uint32_t from = val(ctx, value);
   for (size_t k = 0; k < n; ++k) weir_llvm_flow_pair(flow, from, loc(ctx, locs[k]));
   if (n == 0) weir_llvm_flow_pair(flow, from, val(ctx, pointer));
@@ -245,7 +320,7 @@ static void plain(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
     uint32_t object = weir_llvm_memory_object_of_site(ctx->memory, inst);
     if (object != WEIR_LLVM_NONE) {
       const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
-      for (uint32_t k = 0; k < o->location_count; ++k) weir_llvm_flow_kill(flow, loc(ctx, o->first_location + k));
+      for (uint32_t k = 0; k < o->location_count; ++k) kill_location(ctx, o->first_location + k, flow);
     }
   } else if (val(ctx, inst)) {
     /* Arithmetic, casts, select, compares, aggregates: operands' value
@@ -266,8 +341,13 @@ static void move(weir_llvm_ctx *ctx, LLVMValueRef value, LLVMValueRef phi, weir_
 }
 
 /* Locations any callee of the call may write: killed across the call, passed
- * in and brought back from each callee's exit. */
-static void callee_mod(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *out) {
+ * in and brought back from each callee's exit. Kept for the last call asked
+ * about: an indirect call asks once per callee, and merging every callee's
+ * set each time was quadratic in the callees (ocamlrun: 80 % of the build). */
+static const weir_llvm_vec *callee_mod(weir_llvm_ctx *ctx, LLVMValueRef call) {
+  weir_llvm_vec *out = &ctx->mod_locs;
+  if (ctx->mod_call == call) return out;
+  ctx->mod_call = call;
   out->n = 0;
   const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
   const uint32_t *procs = NULL;
@@ -279,15 +359,14 @@ static void callee_mod(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *out
       if (weir_llvm_call_may_touch(ctx, call, reach, locs[k])) weir_llvm_vec_push(out, locs[k]);
   }
   if (n > 1) weir_llvm_vec_sort_unique(out);
+  if (out->failed) ctx->failed = 1;
+  return out;
 }
 
 static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
-  weir_llvm_vec mod = {0};
-  callee_mod(ctx, call, &mod);
-  for (size_t k = 0; k < mod.n; ++k) weir_llvm_flow_kill(flow, loc(ctx, mod.v[k]));
+  const weir_llvm_vec *mod = callee_mod(ctx, call);
+  for (size_t k = 0; k < mod->n; ++k) weir_llvm_flow_kill(flow, loc(ctx, mod->v[k]));
   weir_llvm_flow_kill(flow, val(ctx, call));
-  if (mod.failed) ctx->failed = 1;
-  weir_llvm_vec_free(&mod);
 }
 
 static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_llvm_flow *call_flow,
@@ -309,21 +388,18 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
   }
   for (; k < args && ctx->fns[proc].va_fact; ++k) /* through `...` */
     flows_from(ctx, LLVMGetOperand(call, k), ctx->fns[proc].va_fact, call_flow);
-  weir_llvm_vec mod = {0};
-  callee_mod(ctx, call, &mod);
+  const weir_llvm_vec *mod = callee_mod(ctx, call);
   const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
   const uint32_t *ref = NULL;
   size_t refs = weir_llvm_memory_ref(ctx->memory, fn, &ref);
   for (size_t j = 0; j < refs; ++j)
     if (weir_llvm_call_may_touch(ctx, call, reach, ref[j]))
       weir_llvm_flow_pair(call_flow, loc(ctx, ref[j]), loc(ctx, ref[j]));
-  for (size_t j = 0; j < mod.n; ++j) {
-    uint32_t f = loc(ctx, mod.v[j]);
+  for (size_t j = 0; j < mod->n; ++j) {
+    uint32_t f = loc(ctx, mod->v[j]);
     weir_llvm_flow_pair(call_flow, f, f);
     weir_llvm_flow_pair(ret_flow, f, f);
   }
-  if (mod.failed) ctx->failed = 1;
-  weir_llvm_vec_free(&mod);
   if (ctx->fns[proc].ret_fact) weir_llvm_flow_pair(ret_flow, ctx->fns[proc].ret_fact, val(ctx, call));
 }
 
@@ -334,7 +410,8 @@ static void sink_facts(weir_llvm_ctx *ctx, LLVMValueRef arg, int deep, weir_llvm
   out->n = 0;
   uint32_t own = val(ctx, arg); /* 0 for constants (a literal, NULL) */
   if (own) weir_llvm_vec_push(out, own);
-  for (size_t k = 0; k < locs.n; ++k) weir_llvm_vec_push(out, loc(ctx, locs.v[k]));
+  for (size_t k = 0; k < locs.n; ++k)
+    if (loc(ctx, locs.v[k])) weir_llvm_vec_push(out, loc(ctx, locs.v[k]));
   if (locs.failed) ctx->failed = 1;
   weir_llvm_vec_free(&locs);
 }
