@@ -258,14 +258,15 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
     return;
   }
   uint32_t args = LLVMGetNumArgOperands(call), result = val(ctx, call);
-  const weir_llvm_libcall *model = weir_llvm_call_model(ctx, call);
+  /* Copied: a later lookup may move the table the model lives in. */
+  const weir_llvm_libcall model = *weir_llvm_call_model(ctx, call);
   weir_llvm_vec fresh = {0};
   fresh_result_memory(ctx, call, &fresh);
   for (uint32_t k = 0; k < args; ++k) {
     /* An allocator's block holds nothing of its size (a tainted length
      * makes no tainted data): only realloc's and strdup's source block
      * flows into the new one. */
-    if (model->alloc && k != model->alloc_from) continue;
+    if (model.alloc && k != model.alloc_from) continue;
     LLVMValueRef arg = LLVMGetOperand(call, k);
     flows_from(ctx, arg, result, flow);
     for (size_t j = 0; j < fresh.n; ++j) flows_from(ctx, arg, loc(ctx, fresh.v[j]), flow);
