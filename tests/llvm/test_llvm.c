@@ -532,6 +532,36 @@ START_TEST(test_lineless_instructions) {
 }
 END_TEST
 
+/* -O2 takes part of a vector with `shufflevector %v, <4 x i32> undef,
+ * <2 x i32> <0, 1>`: the undef operand is read only where the mask takes one
+ * of its lanes (libxcrypt's bcrypt: every value after such a shuffle was
+ * "undefined", and stored back, made the context block uninitialised). */
+START_TEST(test_shuffle_undef_lanes) {
+  static const char *const masks[] = {"<i32 0, i32 1>", "<i32 0, i32 undef>", "<i32 0, i32 5>"};
+  for (int k = 0; k < 3; ++k) {
+    char ir[1024];
+    snprintf(ir, sizeof ir,
+             "define i32 @main() {\n"
+             "  %%a = alloca <4 x i32>\n"
+             "  store <4 x i32> <i32 1, i32 2, i32 3, i32 4>, <4 x i32>* %%a\n"
+             "  %%v = load <4 x i32>, <4 x i32>* %%a\n"
+             "  %%s = shufflevector <4 x i32> %%v, <4 x i32> undef, <2 x i32> %s\n"
+             "  %%e = extractelement <2 x i32> %%s, i32 1\n"
+             "  %%c = icmp eq i32 %%e, 0\n"
+             "  br i1 %%c, label %%t, label %%f\n"
+             "t:\n  ret i32 1\nf:\n  ret i32 0\n}\n",
+             masks[k]);
+    weir_llvm_problem *lp = build_ir("shuffle.ll", ir, strlen(ir), WEIR_LLVM_UNINIT);
+    wt_run run;
+    ck_assert_msg(wt_solve(lp, NULL, &run) == WEIR_OK, "%s", weir_last_error());
+    ck_assert_msg(run.findings.count == (k == 2 ? 1u : 0u), "mask %s: %zu findings", masks[k], run.findings.count);
+    if (k == 2) ck_assert_msg(strstr(run.findings.items[0].message, "branch"), "%s", run.findings.items[0].message);
+    wt_run_free(&run);
+    weir_llvm_problem_free(lp);
+  }
+}
+END_TEST
+
 /* Shard `shard` of `shards` (CTest runs the programs as two entries, so
  * that `ctest -j2` puts them on both cores): that slice of the programs;
  * the other tests with shard 0. */
@@ -553,6 +583,7 @@ static Suite *llvm_suite(int shard, int shards) {
   tcase_add_test(tc, test_demand_pruning);
   tcase_add_test(tc, test_code_flow_step_at_its_instruction);
   tcase_add_test(tc, test_lineless_instructions);
+  tcase_add_test(tc, test_shuffle_undef_lanes);
   return s;
 }
 

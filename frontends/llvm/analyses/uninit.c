@@ -64,9 +64,12 @@ static int starts_uninitialised(const weir_llvm_ctx *ctx, const weir_llvm_object
   return object == UINT32_MAX || !weir_llvm_shared_site(ctx, object);
 }
 
+static void strong_parameters(weir_llvm_ctx *ctx);
+
 static void number(weir_llvm_ctx *ctx) {
   weir_llvm_number_common(ctx, FACT_VALUE, FACT_LOCATION, FACT_RETURN, starts_uninitialised);
   if (!ctx->failed) weir_llvm_ranges_build(ctx, FACT_LOCATION_ALL);
+  if (!ctx->failed) strong_parameters(ctx);
 }
 
 /* A location's facts: U, and U_all where the cell has stores of part of it
@@ -124,46 +127,164 @@ static void object_facts(weir_llvm_ctx *ctx, uint32_t object, int generate, weir
   }
 }
 
+/* Whether `old` is the same place of a block that the realloc block of
+ * `location` may have been made from (`if (!*data) *data = malloc(n); if
+ * (small) *data = realloc(*data, n);`, then `p = *data; p->f = ..`): once
+ * the realloc returned, the old block is gone, so a pointer to either is to
+ * one live block. */
+static int reallocated_from(const weir_llvm_ctx *ctx, uint32_t location, uint32_t old) {
+  weir_llvm_location_info to = weir_llvm_memory_location(ctx->memory, location);
+  weir_llvm_location_info from = weir_llvm_memory_location(ctx->memory, old);
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, to.object);
+  if (to.object == from.object || to.offset != from.offset || o->kind != WEIR_LLVM_OBJECT_HEAP ||
+      o->alloc_kind != WEIR_LLVM_ALLOC_REALLOC || !o->site || !LLVMIsACallInst(o->site) ||
+      LLVMGetNumArgOperands(o->site) == 0)
+    return 0;
+  const uint32_t *locs = NULL;
+  size_t n = weir_llvm_pts(ctx, LLVMGetOperand(o->site, 0), &locs);
+  for (size_t k = 0; k < n; ++k)
+    if (weir_llvm_memory_location(ctx->memory, locs[k]).object == from.object) return 1;
+  return 0;
+}
+
+static int replaced_by_realloc(const weir_llvm_ctx *ctx, const uint32_t *locs, size_t n, size_t k) {
+  for (size_t j = 0; j < n; ++j)
+    if (j != k && ctx->loc_fact[locs[j]] && reallocated_from(ctx, locs[j], locs[k])) return 1;
+  return 0;
+}
+
 /* Whether a write through a pointer to these locations is taken for a
- * strong update of each: one target, or locals of different functions
- * only (a helper's parameter points to its caller's local, a different
- * one per caller; in one call stack it is one of them: optimistic when the
- * stack holds two of them, as `f(&a)` calling `g(&b)` calling `h(p)` may).
+ * strong update of each: one target, or locals of different functions and
+ * at most one heap block, allocated in yet another function (a helper's
+ * parameter points to its caller's local or to the caller's scratch block,
+ * a different one per caller; in one call stack it is one of them:
+ * optimistic when the stack holds two of them, as `f(&a)` calling `g(&b)`
+ * calling `h(p)` may).
  * Targets without a U fact (calloc'd, untracked) do not count: `p = n >
  * 16 ? xmalloc(n) : small; p[i] = ...` writes `small` (optimistic on the
- * path where p is the heap block and `small` is read directly). */
+ * path where p is the heap block and `small` is read directly); nor does a
+ * block that a target realloc block was made from (reallocated_from). */
 static int strong_targets(const weir_llvm_ctx *ctx, const uint32_t *locs, size_t n) {
   if (n == 1) return 1;
   if (n > 16) return 0;
   LLVMValueRef functions[16];
-  size_t tracked = 0, locals = 0;
+  size_t tracked = 0, owned = 0, heap = 0;
   for (size_t k = 0; k < n; ++k) {
     if (!ctx->loc_fact[locs[k]]) continue; /* calloc'd, a wrapper's: no state to update */
+    if (replaced_by_realloc(ctx, locs, n, k)) continue; /* counted as the realloc block */
     tracked++;
     const weir_llvm_object *o =
         weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, locs[k]).object);
-    if (o->kind != WEIR_LLVM_OBJECT_STACK || !o->function) continue;
+    if ((o->kind != WEIR_LLVM_OBJECT_STACK && o->kind != WEIR_LLVM_OBJECT_HEAP) || !o->function) continue;
+    if (o->kind == WEIR_LLVM_OBJECT_HEAP && heap++) return 0;
     size_t j = 0;
-    while (j < locals && functions[j] != o->function) ++j;
-    if (j < locals) return 0;
-    functions[locals++] = o->function;
+    while (j < owned && functions[j] != o->function) ++j;
+    if (j < owned) return 0;
+    functions[owned++] = o->function;
   }
-  return tracked <= 1 || locals == tracked;
+  return tracked <= 1 || owned == tracked;
+}
+
+/* One level of call-site context for writes through parameters: a helper
+ * `set_key(.., BF_word *initial)` called as `set_key(.., ai)` and
+ * `set_key(.., yi)` (two locals of one function), or with a local at one
+ * call and the caller's scratch block at another, has a parameter whose
+ * points-to set holds them all, so a store through it updates none of
+ * them. But only the state of what this call's arguments reach enters the
+ * callee (weir_llvm_call_may_touch), so when every call passes the
+ * parameter a pointer that is a strong target set on its own, a store
+ * through the parameter is strong in every context. Bit k of
+ * param_strong[proc] says so for parameter k (the first 32). */
+static void strong_parameters(weir_llvm_ctx *ctx) {
+  uint32_t *seen = calloc(ctx->fn_count ? ctx->fn_count : 1, sizeof *seen);
+  uint32_t *weak = calloc(ctx->fn_count ? ctx->fn_count : 1, sizeof *weak);
+  if (!seen || !weak) {
+    free(seen), free(weak);
+    ctx->failed = 1;
+    return;
+  }
+  for (uint32_t vid = 0; vid < ctx->value_count; ++vid) {
+    LLVMValueRef call = ctx->values[vid];
+    if (!LLVMIsACallInst(call)) continue;
+    const uint32_t *procs = NULL;
+    size_t callees = weir_llvm_call_procs(ctx, call, &procs);
+    uint32_t args = LLVMGetNumArgOperands(call);
+    for (uint32_t k = 0; k < args && k < 32; ++k) {
+      LLVMValueRef arg = LLVMGetOperand(call, k);
+      if (!callees || !weir_llvm_is_pointer(arg)) continue;
+      const uint32_t *locs = NULL;
+      size_t n = weir_llvm_pts(ctx, arg, &locs);
+      int strong = strong_targets(ctx, locs, n);
+      for (size_t p = 0; p < callees; ++p) {
+        seen[procs[p]] |= 1u << k;
+        if (!strong) weak[procs[p]] |= 1u << k;
+      }
+    }
+  }
+  for (uint32_t p = 0; p < ctx->fn_count; ++p) seen[p] &= ~weak[p];
+  free(weak);
+  ctx->param_strong = seen;
+}
+
+/* Whether `pointer` is a parameter of its function (through casts and
+ * GEPs) that every call passes a strong target set (strong_parameters). */
+static int strong_through_parameter(const weir_llvm_ctx *ctx, LLVMValueRef pointer) {
+  for (int depth = 0; depth < 32 && pointer && !LLVMIsAArgument(pointer); ++depth) {
+    if (!LLVMIsABitCastInst(pointer) && !LLVMIsAGetElementPtrInst(pointer)) return 0;
+    pointer = LLVMGetOperand(pointer, 0);
+  }
+  if (!pointer || !LLVMIsAArgument(pointer) || !ctx->param_strong) return 0;
+  LLVMValueRef fn = LLVMGetParamParent(pointer);
+  uint32_t proc = weir_llvm_map_get(&ctx->fn_index, fn);
+  if (proc == WEIR_LLVM_NONE) return 0;
+  for (unsigned k = 0; k < LLVMCountParams(fn) && k < 32; ++k)
+    if (LLVMGetParam(fn, k) == pointer) return (ctx->param_strong[proc] >> k) & 1u;
+  return 0;
+}
+
+/* The bytes a library call writes through argument `arg` when the call
+ * says so with a constant (`memset(&p.t, 0, 16)`, as -O2 zeroes the fields
+ * a designated initialiser leaves out; bzero; the destination of a memcpy),
+ * else 0. */
+static uint64_t written_bytes(LLVMValueRef call, uint32_t arg) {
+  size_t length = 0;
+  const char *name = weir_llvm_callee_name(call, &length);
+  static const struct { const char *prefix; uint32_t arg, size; } sized[] = {
+      {"memset", 0, 2},        {"__memset_chk", 0, 2},   {"llvm.memset.", 0, 2},     {"bzero", 0, 1},
+      {"explicit_bzero", 0, 1}, {"memcpy", 0, 2},        {"memmove", 0, 2},          {"__memcpy_chk", 0, 2},
+      {"__memmove_chk", 0, 2}, {"llvm.memcpy.", 0, 2},   {"llvm.memmove.", 0, 2},    {"mempcpy", 0, 2},
+  };
+  for (size_t k = 0; k < sizeof sized / sizeof sized[0]; ++k) {
+    size_t n = strlen(sized[k].prefix);
+    int prefix = sized[k].prefix[n - 1] == '.';
+    if (sized[k].arg != arg || length < n || memcmp(name, sized[k].prefix, n) != 0 || (!prefix && length != n))
+      continue;
+    if (sized[k].size >= LLVMGetNumArgOperands(call)) return 0;
+    LLVMValueRef size = LLVMGetOperand(call, sized[k].size);
+    return LLVMIsAConstantInt(size) ? LLVMConstIntGetZExtValue(size) : 0;
+  }
+  return 0;
 }
 
 /* A library call writing through `pointer` fills the block from there on
  * when the pointer is to a whole struct or to the start of a block
  * (`memset(p, 0, sizeof *p)` after malloc, va_start, read into a struct);
  * through a char pointer into a field it fills that field (optimistic about
- * the length). `depth` follows stored pointers (recvmsg's msghdr). */
-static void initialise(weir_llvm_ctx *ctx, LLVMValueRef pointer, int depth, weir_llvm_flow *flow) {
+ * the length), or the fields inside `bytes` when the call gives a constant
+ * length. `depth` follows stored pointers (recvmsg's msghdr). */
+static void initialise(weir_llvm_ctx *ctx, LLVMValueRef pointer, int depth, uint64_t bytes, weir_llvm_flow *flow) {
   weir_llvm_vec locs = {0};
   weir_llvm_pts_deep(ctx, pointer, depth, &locs);
   int whole = weir_llvm_points_to_struct(pointer) || depth > 0;
   for (size_t k = 0; k < locs.n; ++k) {
     uint32_t first, end;
     weir_llvm_block(ctx, locs.v[k], &first, &end);
-    if (!whole && weir_llvm_memory_location(ctx->memory, first).offset != 0) end = first + 1;
+    uint32_t start = weir_llvm_memory_location(ctx->memory, first).offset;
+    if (!whole && start != 0) {
+      uint32_t last = first + 1;
+      while (bytes && last < end && weir_llvm_memory_location(ctx->memory, last).offset - start < bytes) ++last;
+      end = last;
+    }
     for (uint32_t l = first; l < end; ++l) loc_kill(ctx, l, flow);
   }
   if (locs.failed) ctx->failed = 1;
@@ -205,7 +326,7 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
     LLVMValueRef arg = LLVMGetOperand(call, k);
     if (!weir_llvm_is_pointer(arg)) continue;
     if (!model->known || weir_llvm_mask_has(model->writes, k) || weir_llvm_format_writes(ctx, call, k))
-      initialise(ctx, arg, deep_source(ctx, call, k) ? 2 : 0, flow);
+      initialise(ctx, arg, deep_source(ctx, call, k) ? 2 : 0, written_bytes(call, k), flow);
   }
   if (model->frees < args) {
     /* A released block is no longer "uninitialised" (a later use is a use
@@ -233,7 +354,8 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
       for (size_t b = 0; b < nt; ++b) weir_llvm_block_pairs(ctx, from[a], to[b], &pairs);
     /* One destination (or locals of different functions): a strong update,
      * its old state is replaced by the source's. */
-    if (strong_targets(ctx, to, nt)) initialise(ctx, LLVMGetOperand(call, model->copy_to), 0, flow);
+    if (strong_targets(ctx, to, nt) || strong_through_parameter(ctx, LLVMGetOperand(call, model->copy_to)))
+      initialise(ctx, LLVMGetOperand(call, model->copy_to), 0, written_bytes(call, model->copy_to), flow);
     for (size_t k = 0; k + 1 < pairs.n; k += 2) loc_pair(ctx, pairs.v[k], pairs.v[k + 1], flow);
     if (pairs.failed) ctx->failed = 1;
     weir_llvm_vec_free(&pairs);
@@ -247,7 +369,7 @@ static void store(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
   const uint32_t *locs = NULL;
   size_t n = weir_llvm_pts(ctx, LLVMGetOperand(inst, 1), &locs);
   int partial = weir_llvm_ranges_partial_store(ctx, inst);
-  if (strong_targets(ctx, locs, n))
+  if (strong_targets(ctx, locs, n) || strong_through_parameter(ctx, LLVMGetOperand(inst, 1)))
     for (size_t k = 0; k < n; ++k) {
       if (partial) weir_llvm_flow_kill(flow, weir_llvm_ranges_twin(ctx, locs[k]));
       else loc_kill(ctx, locs[k], flow);
@@ -259,10 +381,26 @@ static void store(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
   }
 }
 
-/* Operands that build an aggregate start from undef by design. */
+/* Whether a shufflevector's mask takes no lane of `operand` (-O2 writes
+ * `shufflevector <4 x i32> %v, <4 x i32> undef, <2 x i32> <0, 1>` to take
+ * part of one vector: the undef is never read). */
+static int shuffle_skips(LLVMValueRef inst, int operand) {
+  LLVMTypeRef type = LLVMTypeOf(LLVMGetOperand(inst, 0));
+  if (LLVMGetTypeKind(type) != LLVMVectorTypeKind) return 0;
+  int lanes = (int)LLVMGetVectorSize(type);
+  unsigned n = LLVMGetNumMaskElements(inst);
+  for (unsigned k = 0; k < n; ++k) {
+    int lane = LLVMGetMaskValue(inst, k);
+    if (lane != LLVMGetUndefMaskElem() && lane / lanes == operand) return 0;
+  }
+  return 1;
+}
+
+/* Operands that build an aggregate start from undef by design, and the
+ * operand of a shuffle whose lanes the mask does not take. */
 static int builds_from_undef(LLVMValueRef inst, int operand) {
-  return operand == 0 && (LLVMIsAInsertValueInst(inst) || LLVMIsAInsertElementInst(inst) ||
-                          LLVMIsAShuffleVectorInst(inst));
+  if (LLVMIsAShuffleVectorInst(inst)) return operand == 0 || shuffle_skips(inst, operand);
+  return operand == 0 && (LLVMIsAInsertValueInst(inst) || LLVMIsAInsertElementInst(inst));
 }
 
 static void plain(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {

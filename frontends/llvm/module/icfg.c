@@ -294,6 +294,7 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   free(ctx->fact_a);
   free(ctx->fact_b);
   free(ctx->may_write);
+  free(ctx->param_strong);
   free(ctx->loc_fact);
   free(ctx->obj_fact);
   free(ctx->escape_state);
