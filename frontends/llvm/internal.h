@@ -257,7 +257,7 @@ struct weir_llvm_ctx {
   weir_llvm_vec callees;         /* procs */
   uint32_t *fact_a, *fact_b;     /* [value_count] analysis-owned fact numbers (0: none) */
   uint8_t *may_write;            /* [value_count] uninit: a pointer parameter stored through */
-  uint32_t *param_strong;        /* [fn_count] uninit: bit k, every call passes parameter k one target (analyses/uninit.c) */
+  uint32_t *param_strong;        /* [fn_count] uninit: bit k, every call passes parameter k a strong target set (uninit.c) */
   uint32_t *loc_fact;            /* [memory locations] analysis-owned fact per location (0: none) */
   uint32_t *obj_fact;            /* [memory objects] analysis-owned fact per object (0: none; uaf: 1 marks a tracked block) */
   uint8_t *escape_state;         /* [memory locations] uninit: written before its local's address escapes (analyses/escape.c) */

@@ -208,10 +208,11 @@ static void strong_parameters(weir_llvm_ctx *ctx) {
     if (!LLVMIsACallInst(call)) continue;
     const uint32_t *procs = NULL;
     size_t callees = weir_llvm_call_procs(ctx, call, &procs);
+    if (!callees) continue;
     uint32_t args = LLVMGetNumArgOperands(call);
     for (uint32_t k = 0; k < args && k < 32; ++k) {
       LLVMValueRef arg = LLVMGetOperand(call, k);
-      if (!callees || !weir_llvm_is_pointer(arg)) continue;
+      if (!weir_llvm_is_pointer(arg)) continue;
       const uint32_t *locs = NULL;
       size_t n = weir_llvm_pts(ctx, arg, &locs);
       int strong = strong_targets(ctx, locs, n);
@@ -229,11 +230,12 @@ static void strong_parameters(weir_llvm_ctx *ctx) {
 /* Whether `pointer` is a parameter of its function (through casts and
  * GEPs) that every call passes a strong target set (strong_parameters). */
 static int strong_through_parameter(const weir_llvm_ctx *ctx, LLVMValueRef pointer) {
+  if (!ctx->param_strong) return 0;
   for (int depth = 0; depth < 32 && pointer && !LLVMIsAArgument(pointer); ++depth) {
     if (!LLVMIsABitCastInst(pointer) && !LLVMIsAGetElementPtrInst(pointer)) return 0;
     pointer = LLVMGetOperand(pointer, 0);
   }
-  if (!pointer || !LLVMIsAArgument(pointer) || !ctx->param_strong) return 0;
+  if (!pointer || !LLVMIsAArgument(pointer)) return 0;
   LLVMValueRef fn = LLVMGetParamParent(pointer);
   uint32_t proc = weir_llvm_map_get(&ctx->fn_index, fn);
   if (proc == WEIR_LLVM_NONE) return 0;
@@ -242,28 +244,13 @@ static int strong_through_parameter(const weir_llvm_ctx *ctx, LLVMValueRef point
   return 0;
 }
 
-/* The bytes a library call writes through argument `arg` when the call
- * says so with a constant (`memset(&p.t, 0, 16)`, as -O2 zeroes the fields
- * a designated initialiser leaves out; bzero; the destination of a memcpy),
- * else 0. */
+/* The bytes a library call writes through its first argument when the
+ * call gives them as a constant (`memset(&p.t, 0, 16)`, as -O2 zeroes the
+ * fields a designated initialiser leaves out; bzero; memcpy's destination),
+ * else 0: the length is not known. */
 static uint64_t written_bytes(LLVMValueRef call, uint32_t arg) {
-  size_t length = 0;
-  const char *name = weir_llvm_callee_name(call, &length);
-  static const struct { const char *prefix; uint32_t arg, size; } sized[] = {
-      {"memset", 0, 2},        {"__memset_chk", 0, 2},   {"llvm.memset.", 0, 2},     {"bzero", 0, 1},
-      {"explicit_bzero", 0, 1}, {"memcpy", 0, 2},        {"memmove", 0, 2},          {"__memcpy_chk", 0, 2},
-      {"__memmove_chk", 0, 2}, {"llvm.memcpy.", 0, 2},   {"llvm.memmove.", 0, 2},    {"mempcpy", 0, 2},
-  };
-  for (size_t k = 0; k < sizeof sized / sizeof sized[0]; ++k) {
-    size_t n = strlen(sized[k].prefix);
-    int prefix = sized[k].prefix[n - 1] == '.';
-    if (sized[k].arg != arg || length < n || memcmp(name, sized[k].prefix, n) != 0 || (!prefix && length != n))
-      continue;
-    if (sized[k].size >= LLVMGetNumArgOperands(call)) return 0;
-    LLVMValueRef size = LLVMGetOperand(call, sized[k].size);
-    return LLVMIsAConstantInt(size) ? LLVMConstIntGetZExtValue(size) : 0;
-  }
-  return 0;
+  int64_t bytes = arg == 0 ? weir_llvm_memory_call_length(call, weir_llvm_direct_callee(call)) : -1;
+  return bytes > 0 ? (uint64_t)bytes : 0;
 }
 
 /* A library call writing through `pointer` fills the block from there on

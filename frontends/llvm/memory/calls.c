@@ -232,27 +232,30 @@ static void heap_site(weir_llvm_memory *m, LLVMValueRef call, LLVMValueRef fn, u
   pta_addr(m, pta_value(m, call), m->objects[object].loc0);
 }
 
-/* What calling `fn` (index fi) at `call` does to points-to sets. */
-/* The bytes a memcpy-like call copies, when its third argument is a
- * constant (`memcpy(&u, &entry->uuid, sizeof u)`, llvm.memcpy), else -1. */
-static int64_t copy_length(LLVMValueRef call, LLVMValueRef fn) {
+int64_t weir_llvm_memory_call_length(LLVMValueRef call, LLVMValueRef fn) {
+  static const struct { const char *name; unsigned size; } sized[] = {
+      {"memcpy", 2},        {"memmove", 2},       {"mempcpy", 2},      {"__memcpy_chk", 2},
+      {"__memmove_chk", 2}, {"llvm.memcpy.", 2},  {"llvm.memmove.", 2}, {"llvm.memcpy.inline.", 2},
+      {"memset", 2},        {"__memset_chk", 2},  {"llvm.memset.", 2},  {"bzero", 1},
+      {"explicit_bzero", 1},
+  };
   size_t length = 0;
-  const char *name = LLVMGetValueName2(fn, &length);
-  static const char *const sized[] = {"memcpy", "memmove", "mempcpy", "__memcpy_chk", "__memmove_chk",
-                                      "llvm.memcpy.", "llvm.memmove.", "llvm.memcpy.inline."};
-  int known = 0;
-  for (size_t k = 0; k < sizeof sized / sizeof *sized && !known; ++k) {
-    size_t n = strlen(sized[k]);
-    known = sized[k][n - 1] == '.' ? length > n && strncmp(name, sized[k], n) == 0
-                                   : length == n && memcmp(name, sized[k], n) == 0;
+  const char *name = fn ? LLVMGetValueName2(fn, &length) : "";
+  for (size_t k = 0; k < sizeof sized / sizeof *sized; ++k) {
+    size_t n = strlen(sized[k].name);
+    int known = sized[k].name[n - 1] == '.' ? length > n && strncmp(name, sized[k].name, n) == 0
+                                            : length == n && memcmp(name, sized[k].name, n) == 0;
+    if (!known) continue;
+    if (LLVMGetNumArgOperands(call) <= sized[k].size) return -1;
+    LLVMValueRef size = LLVMGetOperand(call, sized[k].size);
+    if (!LLVMIsAConstantInt(size)) return -1;
+    unsigned long long bytes = LLVMConstIntGetZExtValue(size);
+    return bytes > (unsigned long long)INT64_MAX / 2 ? -1 : (int64_t)bytes;
   }
-  if (!known || LLVMGetNumArgOperands(call) < 3) return -1;
-  LLVMValueRef size = LLVMGetOperand(call, 2);
-  if (!LLVMIsAConstantInt(size)) return -1;
-  unsigned long long bytes = LLVMConstIntGetZExtValue(size);
-  return bytes > (unsigned long long)INT64_MAX / 2 ? -1 : (int64_t)bytes;
+  return -1;
 }
 
+/* What calling `fn` (index fi) at `call` does to points-to sets. */
 static void apply_target(weir_llvm_memory *m, LLVMValueRef call, LLVMValueRef fn, uint32_t fi) {
   const pta_lib *lib = &m->fn_lib[fi];
   int defined = !LLVMIsDeclaration(fn);
@@ -280,7 +283,7 @@ static void apply_target(weir_llvm_memory *m, LLVMValueRef call, LLVMValueRef fn
   if (defined && lib->out_param != PTA_NONE) pta_out_call(m, call, fn, fi);
   if (!defined && lib->call.copy_from != PTA_NONE && lib->call.copy_to != PTA_NONE) {
     uint32_t to = arg_node(m, call, lib->call.copy_to), from = arg_node(m, call, lib->call.copy_from);
-    if (to != PTA_NONE && from != PTA_NONE) pta_memcpy(m, to, from, copy_length(call, fn));
+    if (to != PTA_NONE && from != PTA_NONE) pta_memcpy(m, to, from, weir_llvm_memory_call_length(call, fn));
   }
 }
 

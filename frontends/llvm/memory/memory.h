@@ -95,6 +95,10 @@ uint32_t weir_llvm_memory_location_at(const weir_llvm_memory *memory, uint32_t o
  * `delta`, a constant step over scalar elements (pointer arithmetic). */
 void weir_llvm_memory_gep_offset(const weir_llvm_memory *memory, LLVMValueRef gep, int64_t *offset,
                                  int64_t *delta);
+/* The bytes a memory function called as `fn` at `call` copies or fills,
+ * when the call gives them as a constant (`memcpy(&u, &e->uuid, sizeof u)`,
+ * `memset(&p.t, 0, 16)`, bzero, their _chk and llvm. forms), else -1. */
+int64_t weir_llvm_memory_call_length(LLVMValueRef call, LLVMValueRef fn);
 /* The object of an alloca, global, or allocation call; UINT32_MAX if none. */
 uint32_t weir_llvm_memory_object_of_site(const weir_llvm_memory *memory, LLVMValueRef site);
 
