@@ -229,6 +229,7 @@ typedef struct weir_llvm_reach {
   uint8_t *succ_ready;
   uint32_t *stamp_of, stamp; /* [objects] */
   uint8_t *escaped;          /* [objects]: 1 for stack objects reachable from a global */
+  uint8_t *held;             /* [objects]: 1 for stack objects whose address a location holds */
   weir_llvm_vec scratch;     /* the reach of a call without a value id */
 } weir_llvm_reach;
 
@@ -346,8 +347,11 @@ int weir_llvm_ranges_uncovered_read(const weir_llvm_ctx *ctx, LLVMValueRef load,
 int weir_llvm_format_skips_read(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t arg);
 /* Whether such a call writes through argument `arg` (%n). */
 int weir_llvm_format_writes(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t arg);
+/* Whether uninit takes a store through `pointer`, which may point to
+ * `locs`, for a strong update of each (analyses/uninit.c). */
+int weir_llvm_uninit_strong_store(const weir_llvm_ctx *ctx, LLVMValueRef pointer, const uint32_t *locs, size_t n);
 /* On a loop's exit edge `term` -> `succ`, kills U of the array cells the
- * loop's blocks store into (analyses/loopfill.c). */
+ * loop's blocks store into, as strong stores (analyses/loopfill.c). */
 void weir_llvm_loop_exit_fills(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, weir_llvm_flow *flow);
 /* weir_llvm_add_check for a finding of `rule` (fact 0: whenever reachable). */
 void weir_llvm_add_rule_check(weir_llvm_ctx *ctx, weir_llvm_finding_rule rule, uint32_t node,
@@ -374,8 +378,10 @@ void weir_llvm_reach_free(weir_llvm_ctx *ctx);
 void weir_llvm_objects_reach(weir_llvm_ctx *ctx, weir_llvm_vec *objects, int levels);
 /* Mod/ref summaries merge every calling context. At one call site, a
  * location of the CALLER's own stack frame can only be touched by the
- * callee if its address is handed over at this call (`reach`); globals,
- * heap blocks and other frames always may be. */
+ * callee if its address is handed over at this call (`reach`), and so can
+ * a location of another frame whose address no memory location holds (it
+ * came in through a parameter; `reach.held`); globals, heap blocks and the
+ * other frames always may be. */
 int weir_llvm_call_may_touch(const weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm_vec *reach,
                              uint32_t location);
 /* A pointer the memory model says may point to more than this many objects

@@ -268,6 +268,22 @@ static void mark_escaped(weir_llvm_ctx *ctx) {
   weir_llvm_vec_free(&walk);
 }
 
+/* Stack objects whose address some location holds (`node->next = &local`,
+ * `*out = buf`). One whose address no location holds travels only in SSA
+ * values and arguments: a call reaches it only through its own arguments. */
+static void mark_held(weir_llvm_ctx *ctx) {
+  weir_llvm_reach *r = &ctx->reach;
+  uint32_t locations = weir_llvm_memory_location_count(ctx->memory);
+  for (uint32_t l = 0; l < locations; ++l) {
+    const uint32_t *inner = NULL;
+    size_t m = weir_llvm_memory_contents(ctx->memory, l, &inner);
+    for (size_t j = 0; j < m; ++j) {
+      uint32_t object = weir_llvm_memory_location(ctx->memory, inner[j]).object;
+      if (weir_llvm_memory_object(ctx->memory, object)->kind == WEIR_LLVM_OBJECT_STACK) r->held[object] = 1;
+    }
+  }
+}
+
 static int reach_init(weir_llvm_ctx *ctx) {
   weir_llvm_reach *r = &ctx->reach;
   if (r->ready) return r->ready > 0;
@@ -280,12 +296,14 @@ static int reach_init(weir_llvm_ctx *ctx) {
   r->succ_ready = calloc(objects, 1);
   r->stamp_of = calloc(objects, sizeof *r->stamp_of);
   r->escaped = calloc(objects, 1);
-  r->ready = r->cache && r->cache_ready && r->succ && r->succ_ready && r->stamp_of && r->escaped ? 1 : -1;
+  r->held = calloc(objects, 1);
+  r->ready = r->cache && r->cache_ready && r->succ && r->succ_ready && r->stamp_of && r->escaped && r->held ? 1 : -1;
   if (r->ready < 0) {
     ctx->failed = 1;
     return 0;
   }
   mark_escaped(ctx);
+  mark_held(ctx);
   return 1;
 }
 
@@ -299,6 +317,7 @@ void weir_llvm_reach_free(weir_llvm_ctx *ctx) {
   free(r->succ_ready);
   free(r->stamp_of);
   free(r->escaped);
+  free(r->held);
   weir_llvm_vec_free(&r->scratch);
   memset(r, 0, sizeof *r);
 }
@@ -327,8 +346,10 @@ int weir_llvm_call_may_touch(const weir_llvm_ctx *ctx, LLVMValueRef call, const 
   uint32_t object = weir_llvm_memory_location(ctx->memory, location).object;
   const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
   if (o->kind != WEIR_LLVM_OBJECT_STACK) return 1;
-  if (o->function != LLVMGetBasicBlockParent(LLVMGetInstructionParent(call))) return 1;
-  if (ctx->reach.escaped && ctx->reach.escaped[object]) return 1; /* through a global */
+  if (!ctx->reach.escaped || ctx->reach.escaped[object]) return 1; /* through a global */
+  /* Another function's local comes in through a parameter of this one; if
+   * its address is also held in memory, a callee may load it from there. */
+  if (o->function != LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)) && ctx->reach.held[object]) return 1;
   return weir_llvm_vec_contains(reach, object);
 }
 

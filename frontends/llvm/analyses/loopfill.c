@@ -13,8 +13,8 @@
  * one of whose successors leads back to the branch, the other not) or
  * skips one (the other successor's side, which this edge does not reach,
  * holds a cycle: a rotated loop's guard, or an `if` around a loop), the
- * arrays stored into (one target, an array cell) in the blocks only the
- * other side reaches count as written. Optimistic when the loop really may
+ * arrays stored into (array cells a store updates strongly, as uninit's
+ * stores do) in the blocks only the other side reaches count as written. Optimistic when the loop really may
  * run zero times, or the `if` is not taken, and the array is read after. */
 #include <stdlib.h>
 #include <string.h>
@@ -105,13 +105,17 @@ static void kill_filled(weir_llvm_ctx *ctx, cfg *g, uint8_t bit, weir_llvm_flow 
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->blocks[b]); i; i = LLVMGetNextInstruction(i)) {
       if (!LLVMIsAStoreInst(i)) continue;
       const uint32_t *locs = NULL;
-      if (weir_llvm_pts(ctx, LLVMGetOperand(i, 1), &locs) != 1 || !ctx->loc_fact[locs[0]]) continue;
-      const weir_llvm_object *o =
-          weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, locs[0]).object);
-      if (!o->is_array) continue;
-      /* a store of part of the array (ranges.c) clears U_all only */
-      weir_llvm_flow_kill(flow, weir_llvm_ranges_twin(ctx, locs[0]));
-      if (!weir_llvm_ranges_partial_store(ctx, i)) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[0]]);
+      size_t n = weir_llvm_pts(ctx, LLVMGetOperand(i, 1), &locs);
+      if (!n || !weir_llvm_uninit_strong_store(ctx, LLVMGetOperand(i, 1), locs, n)) continue;
+      int partial = weir_llvm_ranges_partial_store(ctx, i);
+      for (size_t k = 0; k < n; ++k) {
+        const weir_llvm_object *o =
+            weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, locs[k]).object);
+        if (!ctx->loc_fact[locs[k]] || !o->is_array) continue;
+        /* a store of part of the array (ranges.c) clears U_all only */
+        weir_llvm_flow_kill(flow, weir_llvm_ranges_twin(ctx, locs[k]));
+        if (!partial) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[k]]);
+      }
     }
   }
 }

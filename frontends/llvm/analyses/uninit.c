@@ -154,35 +154,58 @@ static int replaced_by_realloc(const weir_llvm_ctx *ctx, const uint32_t *locs, s
 }
 
 /* Whether a write through a pointer to these locations is taken for a
- * strong update of each: one target, or locals of different functions and
- * at most one heap block, allocated in yet another function (a helper's
- * parameter points to its caller's local or to the caller's scratch block,
- * a different one per caller; in one call stack it is one of them:
- * optimistic when the stack holds two of them, as `f(&a)` calling `g(&b)`
- * calling `h(p)` may).
- * Targets without a U fact (calloc'd, untracked) do not count: `p = n >
- * 16 ? xmalloc(n) : small; p[i] = ...` writes `small` (optimistic on the
- * path where p is the heap block and `small` is read directly); nor does a
+ * strong update of each: one target, or a set that at run time is one
+ * place per call stack:
+ *  - locals of different functions (a helper's parameter points to its
+ *    caller's local, a different one per caller; optimistic when the stack
+ *    holds two of them, as `f(&a)` calling `g(&b)` calling `h(p)` may);
+ *  - heap blocks all allocated in one function (one per call of an
+ *    allocator; a wrapper that has two malloc calls, for a pool and
+ *    without one, gives each caller's pointer two blocks);
+ *  - with them, a local array of the function the blocks are for, or of
+ *    any other (the small-buffer idiom `p = n <= 16 ? small : xmalloc(n);
+ *    for (..) p[i] = ..`: optimistic when `small` is read directly after a
+ *    write through p that went to the heap).
+ * Targets without a U fact (calloc'd, untracked) do not count; nor does a
  * block that a target realloc block was made from (reallocated_from). */
+static int strong_through_parameter(const weir_llvm_ctx *ctx, LLVMValueRef pointer);
+
 static int strong_targets(const weir_llvm_ctx *ctx, const uint32_t *locs, size_t n) {
   if (n == 1) return 1;
   if (n > 16) return 0;
-  LLVMValueRef functions[16];
-  size_t tracked = 0, owned = 0, heap = 0;
+  const weir_llvm_object *seen[16];
+  LLVMValueRef heap_function = NULL;
+  size_t tracked = 0;
   for (size_t k = 0; k < n; ++k) {
     if (!ctx->loc_fact[locs[k]]) continue; /* calloc'd, a wrapper's: no state to update */
     if (replaced_by_realloc(ctx, locs, n, k)) continue; /* counted as the realloc block */
-    tracked++;
     const weir_llvm_object *o =
         weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, locs[k]).object);
-    if ((o->kind != WEIR_LLVM_OBJECT_STACK && o->kind != WEIR_LLVM_OBJECT_HEAP) || !o->function) continue;
-    if (o->kind == WEIR_LLVM_OBJECT_HEAP && heap++) return 0;
-    size_t j = 0;
-    while (j < owned && functions[j] != o->function) ++j;
-    if (j < owned) return 0;
-    functions[owned++] = o->function;
+    for (size_t j = 0; j < tracked; ++j)
+      if (seen[j] == o) return 0; /* two cells of one object */
+    seen[tracked++] = o;
+    if (o->kind == WEIR_LLVM_OBJECT_HEAP && o->function) {
+      if (heap_function && heap_function != o->function) return 0;
+      heap_function = o->function;
+    }
   }
-  return tracked <= 1 || owned == tracked;
+  if (tracked <= 1) return 1;
+  for (size_t j = 0; j < tracked; ++j) {
+    const weir_llvm_object *o = seen[j];
+    if ((o->kind != WEIR_LLVM_OBJECT_STACK && o->kind != WEIR_LLVM_OBJECT_HEAP) || !o->function) return 0;
+    if (o->kind != WEIR_LLVM_OBJECT_STACK) continue;
+    if (o->function == heap_function && !o->is_array) return 0;
+    for (size_t i = 0; i < j; ++i)
+      if (seen[i]->kind == WEIR_LLVM_OBJECT_STACK && seen[i]->function == o->function) return 0;
+  }
+  return 1;
+}
+
+/* The same test for a store through `pointer` to `locs` (analyses/
+ * loopfill.c uses it): a strong target set, or a parameter that every call
+ * passes one (strong_parameters). */
+int weir_llvm_uninit_strong_store(const weir_llvm_ctx *ctx, LLVMValueRef pointer, const uint32_t *locs, size_t n) {
+  return strong_targets(ctx, locs, n) || strong_through_parameter(ctx, pointer);
 }
 
 /* One level of call-site context for writes through parameters: a helper
@@ -341,7 +364,7 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
       for (size_t b = 0; b < nt; ++b) weir_llvm_block_pairs(ctx, from[a], to[b], &pairs);
     /* One destination (or locals of different functions): a strong update,
      * its old state is replaced by the source's. */
-    if (strong_targets(ctx, to, nt) || strong_through_parameter(ctx, LLVMGetOperand(call, model->copy_to)))
+    if (weir_llvm_uninit_strong_store(ctx, LLVMGetOperand(call, model->copy_to), to, nt))
       initialise(ctx, LLVMGetOperand(call, model->copy_to), 0, written_bytes(call, model->copy_to), flow);
     for (size_t k = 0; k + 1 < pairs.n; k += 2) loc_pair(ctx, pairs.v[k], pairs.v[k + 1], flow);
     if (pairs.failed) ctx->failed = 1;
@@ -356,7 +379,7 @@ static void store(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
   const uint32_t *locs = NULL;
   size_t n = weir_llvm_pts(ctx, LLVMGetOperand(inst, 1), &locs);
   int partial = weir_llvm_ranges_partial_store(ctx, inst);
-  if (strong_targets(ctx, locs, n) || strong_through_parameter(ctx, LLVMGetOperand(inst, 1)))
+  if (weir_llvm_uninit_strong_store(ctx, LLVMGetOperand(inst, 1), locs, n))
     for (size_t k = 0; k < n; ++k) {
       if (partial) weir_llvm_flow_kill(flow, weir_llvm_ranges_twin(ctx, locs[k]));
       else loc_kill(ctx, locs[k], flow);
