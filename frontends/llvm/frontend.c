@@ -83,6 +83,7 @@ static void copy_prepare_stats(weir_llvm_build_stats *b, const weir_llvm_prepare
   b->constant_functions = p->constant_functions;
   b->folded_branches = p->folded_branches;
   b->removed_blocks = p->removed_blocks;
+  b->threaded_edges = p->threaded_edges;
   b->promoted = p->promoted;
   b->seconds_prepare = p->seconds;
 }

@@ -81,6 +81,7 @@ typedef struct weir_llvm_build_stats {
   uint32_t constant_functions; /* functions whose calls became their constant result */
   uint32_t folded_branches;    /* branches / switches on constants made unconditional */
   uint32_t removed_blocks;     /* blocks deleted as unreachable */
+  uint32_t threaded_edges;     /* edges threaded past a branch their phis decide */
   uint32_t promoted;           /* allocas promoted to SSA values (mem2reg) */
   double seconds_prepare;      /* optnone, mem2reg, constant folding, verification */
 } weir_llvm_build_stats;

@@ -307,8 +307,8 @@ static int fold_instructions(LLVMValueRef fn) {
 /* ---- phis and branches ------------------------------------------------------------ */
 
 /* Rebuilds every phi of `block` without `drop` of its entries from `pred`
- * (UINT32_MAX: all of them). */
-static weir_status drop_incoming(LLVMBuilderRef builder, LLVMBasicBlockRef block, LLVMBasicBlockRef pred,
+ * (UINT32_MAX: all of them); module.h. */
+weir_status weir_llvm_drop_incoming(LLVMBuilderRef builder, LLVMBasicBlockRef block, LLVMBasicBlockRef pred,
                                  uint32_t drop) {
   LLVMValueRef next = NULL;
   for (LLVMValueRef phi = LLVMGetFirstInstruction(block); phi && LLVMIsAPHINode(phi); phi = next) {
@@ -393,7 +393,7 @@ static weir_status replace_terminator(LLVMBuilderRef builder, LLVMBasicBlockRef 
     }
     if (seen) continue; /* handled at its first occurrence */
     uint32_t lost = edges - (succ[k] == target ? 1 : 0);
-    if (lost) s = drop_incoming(builder, succ[k], block, lost);
+    if (lost) s = weir_llvm_drop_incoming(builder, succ[k], block, lost);
   }
   free(succ);
   return s;
@@ -449,7 +449,7 @@ static weir_status delete_blocks(LLVMBuilderRef builder, ptrvec *dead, const wei
       int first = 1; /* each successor once: all entries from this block go at once */
       for (unsigned i = 0; i < j; ++i) first &= LLVMGetSuccessor(term, i) != s;
       if (first && weir_llvm_map_get(live, s) != UINT32_MAX)
-        WEIR_TRY(drop_incoming(builder, s, dead->v[k], UINT32_MAX));
+        WEIR_TRY(weir_llvm_drop_incoming(builder, s, dead->v[k], UINT32_MAX));
     }
   }
   for (size_t k = 0; k < dead->n; ++k)

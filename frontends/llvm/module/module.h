@@ -28,6 +28,7 @@ typedef struct weir_llvm_prepare_stats {
   uint32_t constant_functions; /* functions that always return the same constant */
   uint32_t folded_branches;    /* conditional branches / switches made unconditional */
   uint32_t removed_blocks;     /* blocks unreachable after folding */
+  uint32_t threaded_edges;     /* edges sent past a branch their phi values decide (thread.c) */
   uint32_t promoted;           /* allocas promoted to SSA by mem2reg */
   double seconds;
 } weir_llvm_prepare_stats;
@@ -51,5 +52,15 @@ uint64_t weir_llvm_module_parse_estimate(uint64_t bytes, int bitcode);
  * the constant_globals, constant_functions, folded_branches and
  * removed_blocks counters. */
 weir_status weir_llvm_fold_module(LLVMModuleRef module, weir_llvm_prepare_stats *stats);
+
+/* Rebuilds every phi of `block` without `drop` of its entries from `pred`
+ * (UINT32_MAX: all of them): fold.c, used by thread.c. */
+weir_status weir_llvm_drop_incoming(LLVMBuilderRef builder, LLVMBasicBlockRef block, LLVMBasicBlockRef pred,
+                                    uint32_t drop);
+
+/* Jump threading (thread.c): each edge into a block of phis whose branch
+ * the edge's phi values decide goes straight to the successor taken; adds
+ * to `threaded_edges`. Leaves blocks unreachable: fold afterwards. */
+weir_status weir_llvm_thread_module(LLVMModuleRef module, weir_llvm_prepare_stats *stats);
 
 #endif

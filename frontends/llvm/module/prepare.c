@@ -239,6 +239,12 @@ weir_status weir_llvm_module_prepare(LLVMModuleRef module, weir_llvm_prepare_sta
   WEIR_TRY(verify_step(module, "mem2reg"));
   WEIR_TRY(weir_llvm_fold_module(module, &local));
   WEIR_TRY(verify_step(module, "folding constant branches"));
+  WEIR_TRY(weir_llvm_thread_module(module, &local));
+  WEIR_TRY(verify_step(module, "threading branches"));
+  if (local.threaded_edges) {
+    WEIR_TRY(weir_llvm_fold_module(module, &local));
+    WEIR_TRY(verify_step(module, "folding after threading"));
+  }
   WEIR_TRY(promote(module));
   WEIR_TRY(rotate_loops(module));
   WEIR_TRY(verify(module, "preparing it (optnone, mem2reg, constant folding, loop rotation)"));
