@@ -323,11 +323,27 @@ void pta_call_site(weir_llvm_memory *m, LLVMValueRef call) {
   if (node != PTA_NONE && record != PTA_NONE) pta_complex(m, PTA_CALL, node, record, 0, 0, 0);
 }
 
+/* Whether an argument of type `a` can be what a parameter of type `p`
+ * receives: both pointers, or the same type (an integer of the same width,
+ * the same floating-point or aggregate type). Calling a function through a
+ * pointer of another type is undefined in C; clang lowers one C type the
+ * same way at the call and in the callee. */
+static int kind_fits(LLVMTypeRef a, LLVMTypeRef p) {
+  if (a == p) return 1;
+  return LLVMGetTypeKind(a) == LLVMPointerTypeKind && LLVMGetTypeKind(p) == LLVMPointerTypeKind;
+}
+
 /* Only functions whose parameters fit: exactly the call's count, or at
- * most it for a vararg function. */
+ * most it for a vararg function, each of a kind the argument fits
+ * (kind_fits: an indirect call `class->listen(name, suffix, &stream, dscp)`
+ * does not reach `unixctl_cb(conn, argc, argv, aux)`, whose int parameter
+ * takes a pointer). */
 static int arity_fits(LLVMValueRef call, LLVMValueRef fn) {
   unsigned args = LLVMGetNumArgOperands(call), params = LLVMCountParams(fn);
-  return LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)) ? params <= args : params == args;
+  if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)) ? params > args : params != args) return 0;
+  for (unsigned k = 0; k < params; ++k)
+    if (!kind_fits(LLVMTypeOf(LLVMGetOperand(call, k)), LLVMTypeOf(LLVMGetParam(fn, k)))) return 0;
+  return 1;
 }
 
 void pta_bind(weir_llvm_memory *m, uint32_t record, LLVMValueRef fn) {
