@@ -116,6 +116,7 @@ static const char *const default_rules[] = {
     "writes select arg1+", "writes poll arg0", "writes ioctl arg2+", "writes pthread_create arg0",
     "writes pthread_mutex_init arg0", "writes strtol arg1", "writes strtoul arg1",
     "writes strtoll arg1", "writes strtoull arg1", "writes strtod arg1", "writes strtof arg1",
+    "writes strtold arg1", "writes strtoimax arg1", "writes strtoumax arg1",
     "writes frexp arg1", "writes modf arg1", "writes posix_memalign arg0", "writes mbstowcs arg0",
     "writes wcstombs arg0", "writes strerror_r arg1", "writes getpwnam_r arg1+",
     "writes getpwuid_r arg1+", "writes fgetpos arg1", "writes sincos arg1+", "writes qsort arg0",
