@@ -227,10 +227,13 @@ typedef struct weir_llvm_reach {
   uint8_t *cache_ready;
   weir_llvm_vec *succ;       /* [objects] */
   uint8_t *succ_ready;
+  weir_llvm_vec *near;       /* [objects]: the stack objects among succ */
+  uint8_t *near_ready;
   uint32_t *stamp_of, stamp; /* [objects] */
   uint8_t *escaped;          /* [objects]: 1 for stack objects reachable from a global */
   uint8_t *held;             /* [objects]: 1 for stack objects whose address a location holds */
   weir_llvm_vec scratch;     /* the reach of a call without a value id */
+  weir_llvm_vec walk;        /* compute_reach's visited objects */
 } weir_llvm_reach;
 
 struct weir_llvm_ctx {
@@ -368,9 +371,10 @@ void weir_llvm_block(const weir_llvm_ctx *ctx, uint32_t location, uint32_t *firs
  * struct, memset, va_start), while one through a char pointer into a field
  * writes that field. */
 int weir_llvm_points_to_struct(LLVMValueRef pointer);
-/* The objects a call's pointer arguments reach (two levels of stored
- * pointers deep), sorted: what a callee may touch of its caller's frame.
- * Computed once per call; the vector belongs to ctx. */
+/* The STACK objects a call's pointer arguments reach (two levels of stored
+ * pointers deep), sorted: what a callee may touch of a caller's frame (the
+ * only objects weir_llvm_call_may_touch looks up). Computed once per call;
+ * the vector belongs to ctx. */
 const weir_llvm_vec *weir_llvm_call_reach(weir_llvm_ctx *ctx, LLVMValueRef call);
 void weir_llvm_reach_free(weir_llvm_ctx *ctx);
 /* Adds to `objects` what they hold, `levels` deep (stored pointers'

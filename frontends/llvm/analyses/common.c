@@ -216,13 +216,35 @@ static void reach_expand(weir_llvm_ctx *ctx, weir_llvm_vec *objects, int levels)
   weir_llvm_vec_sort_unique(objects); /* unique already: sorted for weir_llvm_vec_contains */
 }
 
-/* Objects the pointer arguments point to, then two levels of what those
- * objects hold. Duplicates are dropped by a stamp per object, not by
- * sorting: on an interpreter whose values may point to most of the heap a
- * call reaches thousands of objects, at every one of ~10 k call sites. */
+static int is_stack_object(const weir_llvm_ctx *ctx, uint32_t object) {
+  return weir_llvm_memory_object(ctx->memory, object)->kind == WEIR_LLVM_OBJECT_STACK;
+}
+
+/* The stack objects that `object` holds (sorted, unique); once per object.
+ * A call's reach needs the stack objects two holds below its arguments'
+ * targets: walking every object those hold in full at each of ~10 k call
+ * sites (a JSON library's or an interpreter's pointers may point to most of
+ * the heap) was 40 % of the frontend; the second level now reads only
+ * these short lists. */
+static const weir_llvm_vec *stack_successors(weir_llvm_ctx *ctx, uint32_t object) {
+  weir_llvm_reach *r = &ctx->reach;
+  weir_llvm_vec *out = &r->near[object];
+  if (r->near_ready[object]) return out;
+  r->near_ready[object] = 1;
+  const weir_llvm_vec *succ = object_successors(ctx, object);
+  for (size_t j = 0; j < succ->n; ++j)
+    if (is_stack_object(ctx, succ->v[j])) weir_llvm_vec_push(out, succ->v[j]);
+  if (out->failed) ctx->failed = 1;
+  return out; /* sorted and unique: a subsequence of succ */
+}
+
+/* The stack objects among the pointer arguments' targets and two levels of
+ * what those hold. The walk visits each object once (a stamp per object);
+ * its second level reads only the stack objects each object holds. */
 static void compute_reach(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *objects) {
   weir_llvm_reach *r = &ctx->reach;
-  objects->n = 0;
+  weir_llvm_vec *walk = &r->walk;
+  walk->n = 0;
   reach_begin(r);
   uint32_t args = LLVMGetNumArgOperands(call);
   for (uint32_t k = 0; k < args; ++k) {
@@ -230,9 +252,22 @@ static void compute_reach(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_vec *
     if (!weir_llvm_is_pointer(arg)) continue;
     const uint32_t *locs = NULL;
     size_t n = weir_llvm_pts(ctx, arg, &locs);
-    for (size_t j = 0; j < n; ++j) reach_add(r, weir_llvm_memory_location(ctx->memory, locs[j]).object, objects);
+    for (size_t j = 0; j < n; ++j) reach_add(r, weir_llvm_memory_location(ctx->memory, locs[j]).object, walk);
   }
-  reach_expand(ctx, objects, 2);
+  size_t targets = walk->n;
+  for (size_t k = 0; k < targets; ++k) {
+    const weir_llvm_vec *succ = object_successors(ctx, walk->v[k]);
+    for (size_t j = 0; j < succ->n; ++j) reach_add(r, succ->v[j], walk);
+  }
+  for (size_t k = targets, held = walk->n; k < held; ++k) {
+    const weir_llvm_vec *below = stack_successors(ctx, walk->v[k]);
+    for (size_t j = 0; j < below->n; ++j) reach_add(r, below->v[j], walk);
+  }
+  objects->n = 0;
+  for (size_t k = 0; k < walk->n; ++k)
+    if (is_stack_object(ctx, walk->v[k])) weir_llvm_vec_push(objects, walk->v[k]);
+  if (walk->failed) objects->failed = 1;
+  weir_llvm_vec_sort_unique(objects);
 }
 
 void weir_llvm_objects_reach(weir_llvm_ctx *ctx, weir_llvm_vec *objects, int levels) {
@@ -294,10 +329,15 @@ static int reach_init(weir_llvm_ctx *ctx) {
   r->cache_ready = calloc(values, 1);
   r->succ = calloc(objects, sizeof *r->succ);
   r->succ_ready = calloc(objects, 1);
+  r->near = calloc(objects, sizeof *r->near);
+  r->near_ready = calloc(objects, 1);
   r->stamp_of = calloc(objects, sizeof *r->stamp_of);
   r->escaped = calloc(objects, 1);
   r->held = calloc(objects, 1);
-  r->ready = r->cache && r->cache_ready && r->succ && r->succ_ready && r->stamp_of && r->escaped && r->held ? 1 : -1;
+  r->ready = r->cache && r->cache_ready && r->succ && r->succ_ready && r->near && r->near_ready && r->stamp_of &&
+                      r->escaped && r->held
+                  ? 1
+                  : -1;
   if (r->ready < 0) {
     ctx->failed = 1;
     return 0;
@@ -311,14 +351,18 @@ void weir_llvm_reach_free(weir_llvm_ctx *ctx) {
   weir_llvm_reach *r = &ctx->reach;
   for (uint32_t v = 0; r->cache && v < ctx->value_count; ++v) weir_llvm_vec_free(&r->cache[v]);
   for (uint32_t o = 0; r->succ && o < r->objects; ++o) weir_llvm_vec_free(&r->succ[o]);
+  for (uint32_t o = 0; r->near && o < r->objects; ++o) weir_llvm_vec_free(&r->near[o]);
   free(r->cache);
   free(r->cache_ready);
   free(r->succ);
   free(r->succ_ready);
+  free(r->near);
+  free(r->near_ready);
   free(r->stamp_of);
   free(r->escaped);
   free(r->held);
   weir_llvm_vec_free(&r->scratch);
+  weir_llvm_vec_free(&r->walk);
   memset(r, 0, sizeof *r);
 }
 
