@@ -272,6 +272,7 @@ struct weir_llvm_ctx {
   weir_llvm_vec mod_locs;        /* (an indirect call's callees are built one after the other) */
   struct weir_llvm_param_reads *param_reads; /* uninit: reads through parameters per function (analyses/paramref.c) */
   struct weir_llvm_ranges *ranges; /* uninit: element ranges of array accesses (analyses/ranges.c) */
+  uint8_t *appended;             /* [memory objects] uninit: filled by appends at a count (analyses/append.c) */
   weir_llvm_map libcall_index;   /* callee -> index into libcalls */
   weir_llvm_libcall *libcalls;
   size_t libcall_count, libcall_cap;
@@ -336,6 +337,10 @@ void weir_llvm_param_reads_free(weir_llvm_ctx *ctx);
 typedef struct weir_llvm_ranges weir_llvm_ranges;
 void weir_llvm_ranges_build(weir_llvm_ctx *ctx, uint32_t fact_kind);
 void weir_llvm_ranges_free(weir_llvm_ctx *ctx);
+/* Marks ctx->appended: the objects an address computation indexes by an
+ * append counter (`a[n++]`), which uninit takes as initialised
+ * (analyses/append.c). */
+void weir_llvm_append_objects(weir_llvm_ctx *ctx);
 /* The cell's U_all fact ("no element written yet"), 0 when it has none. */
 uint32_t weir_llvm_ranges_twin(const weir_llvm_ctx *ctx, uint32_t location);
 /* Whether a store writes part of its cell only (it clears U_all, not U). */

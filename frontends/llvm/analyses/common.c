@@ -496,6 +496,7 @@ void weir_llvm_number_common(weir_llvm_ctx *ctx, uint32_t value_kind, uint32_t l
   }
   for (uint32_t l = 0; l < locations; ++l) {
     weir_llvm_location_info info = weir_llvm_memory_location(ctx->memory, l);
+    if (ctx->appended && ctx->appended[info.object]) continue; /* uninit: filled by appends (append.c) */
     if (!carries || carries(ctx, weir_llvm_memory_object(ctx->memory, info.object)))
       ctx->loc_fact[l] = weir_llvm_new_fact(ctx, location_kind, l);
   }

@@ -67,6 +67,8 @@ static int starts_uninitialised(const weir_llvm_ctx *ctx, const weir_llvm_object
 static void strong_parameters(weir_llvm_ctx *ctx);
 
 static void number(weir_llvm_ctx *ctx) {
+  weir_llvm_append_objects(ctx);
+  if (ctx->failed) return;
   weir_llvm_number_common(ctx, FACT_VALUE, FACT_LOCATION, FACT_RETURN, starts_uninitialised);
   if (!ctx->failed) weir_llvm_ranges_build(ctx, FACT_LOCATION_ALL);
   if (!ctx->failed) strong_parameters(ctx);

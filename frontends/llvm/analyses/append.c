@@ -1,0 +1,71 @@
+/* Arrays filled by appends (uninit).
+ *
+ * C fills a buffer by appending at a count: `keys[n] = k; values[n++] = v;`
+ * under a chain of `if`s, or `struct row *r = &t->rows[t->n++]` in a loop
+ * over a hash map, and reads it back below the count (`for (i = 0; i < n;
+ * i++) use(keys[i])`). A path-insensitive analysis sees the path on which
+ * nothing was appended reach the read. An object that some address
+ * computation indexes by an append counter -- an index X (up to casts)
+ * with `X + 1` computed in the same block, where X is not a loop's own
+ * induction variable (a phi that takes `X + 1` back) -- starts out
+ * initialised, as a calloc'd block does. Optimistic: a read at or beyond
+ * the count is not reported. Loops that fill by an induction variable keep
+ * their U facts (analyses/loopfill.c and ranges.c handle them). */
+#include <stdlib.h>
+
+#include "frontends/llvm/internal.h"
+
+static LLVMValueRef strip_int_casts(LLVMValueRef v) {
+  while (v && (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v) || LLVMIsATruncInst(v))) v = LLVMGetOperand(v, 0);
+  return v;
+}
+
+static int is_one(LLVMValueRef v) { return v && LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v) == 1; }
+
+/* `X + 1` in block `b`, or NULL. */
+static LLVMValueRef increment_in(LLVMValueRef x, LLVMBasicBlockRef b) {
+  for (LLVMUseRef u = LLVMGetFirstUse(x); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef add = LLVMGetUser(u);
+    if (!LLVMIsAInstruction(add) || LLVMGetInstructionOpcode(add) != LLVMAdd) continue;
+    if (LLVMGetInstructionParent(add) != b) continue;
+    if (is_one(LLVMGetOperand(add, 0)) || is_one(LLVMGetOperand(add, 1))) return add;
+  }
+  return NULL;
+}
+
+/* Whether `x` is a phi that takes `next` back (an induction variable). */
+static int induction(LLVMValueRef x, LLVMValueRef next) {
+  if (!LLVMIsAPHINode(x)) return 0;
+  for (unsigned k = 0, n = LLVMCountIncoming(x); k < n; ++k)
+    if (strip_int_casts(LLVMGetIncomingValue(x, k)) == next) return 1;
+  return 0;
+}
+
+static int append_index(LLVMValueRef gep) {
+  int n = LLVMGetNumOperands(gep);
+  if (n < 2) return 0;
+  LLVMValueRef index = LLVMGetOperand(gep, n - 1);
+  if (LLVMIsAConstant(index)) return 0;
+  LLVMValueRef x = strip_int_casts(index);
+  LLVMValueRef next = increment_in(x, LLVMGetInstructionParent(gep));
+  if (!next && x != index) next = increment_in(index, LLVMGetInstructionParent(gep));
+  return next && !induction(x, next);
+}
+
+void weir_llvm_append_objects(weir_llvm_ctx *ctx) {
+  uint32_t objects = weir_llvm_memory_object_count(ctx->memory);
+  ctx->appended = calloc(objects ? objects : 1, 1);
+  if (!ctx->appended) {
+    ctx->failed = 1;
+    return;
+  }
+  for (LLVMValueRef fn = LLVMGetFirstFunction(ctx->module); fn; fn = LLVMGetNextFunction(fn))
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+        if (!LLVMIsAGetElementPtrInst(i) || !append_index(i)) continue;
+        const uint32_t *locs = NULL;
+        size_t n = weir_llvm_pts(ctx, LLVMGetOperand(i, 0), &locs);
+        if (n > 4) continue; /* a vague base: marking its targets would hide too much */
+        for (size_t k = 0; k < n; ++k) ctx->appended[weir_llvm_memory_location(ctx->memory, locs[k]).object] = 1;
+      }
+}
