@@ -86,7 +86,11 @@ compile_level() { # LEVEL (O0|O2)
       echo "real-program.sh: clang-14 failed on $0: $(head -3 "$1.err")" >&2; exit 255
     fi'
   "$link" "$ir"/own/*.bc -o "$ir/btmon-own.bc"
-  "$link" "$ir/btmon-own.bc" --only-needed "$ir"/lib/*.bc -o "$out/btmon-$1.bc"
+  # The library files as one module first: `--only-needed` over several
+  # modules takes from each only what was needed when that file was linked
+  # (bt_uuid_to_le, bt_put_le16, bt_crypto_gatt_hash stayed undefined).
+  "$link" "$ir"/lib/*.bc -o "$ir/libs.bc"
+  "$link" "$ir/btmon-own.bc" --only-needed "$ir/libs.bc" -o "$out/btmon-$1.bc"
   # The per-file list: btmon's files, and each library file with a
   # definition that the --only-needed link kept.
   ls "$ir"/own/*.bc > "$out/btmon-$1.files"
@@ -98,7 +102,7 @@ compile_level() { # LEVEL (O0|O2)
 }
 # Compiled once per package version and clang (the stamp says which).
 for level in O0 O2; do
-  stamp="$version $("$clang" --version | head -1)"
+  stamp="$version $("$clang" --version | head -1) (library files linked as one module)"
   if [ -f "$out/btmon-$level.bc" ] && [ -f "$out/btmon-$level.files" ] &&
      [ "$(cat "$out/btmon-$level.stamp" 2>/dev/null)" = "$stamp" ]; then
     echo "real-program.sh: $out/btmon-$level.bc is up to date" >&2
