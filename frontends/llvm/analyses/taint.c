@@ -214,6 +214,23 @@ static void sources(weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm_rule 
   }
 }
 
+/* weir_llvm_block_pairs as flow pairs, skipping the source locations
+ * without a fact (most of them once demand pruning has run): on a daemon
+ * whose `void *` copies point to thousands of locations, finding each
+ * one's counterpart was a third of the frontend. */
+static void copy_pairs(weir_llvm_ctx *ctx, uint32_t from, uint32_t to, weir_llvm_flow *flow) {
+  weir_llvm_location_info src = weir_llvm_memory_location(ctx->memory, from);
+  weir_llvm_location_info dst = weir_llvm_memory_location(ctx->memory, to);
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, src.object);
+  for (uint32_t k = from; k < o->first_location + o->location_count; ++k) {
+    uint32_t fact = loc(ctx, k);
+    if (!fact) continue; /* weir_llvm_flow_pair drops it anyway */
+    uint32_t delta = weir_llvm_memory_location(ctx->memory, k).offset - src.offset;
+    uint32_t target = weir_llvm_memory_location_at(ctx->memory, dst.object, dst.offset + delta);
+    weir_llvm_flow_pair(flow, fact, loc(ctx, target == WEIR_LLVM_NONE ? to : target));
+  }
+}
+
 /* The memory behind FROM arguments flows into the memory behind TO ones. */
 static void transfers(weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm_rule *const *rules,
                       size_t n, weir_llvm_flow *flow) {
@@ -234,13 +251,9 @@ static void transfers(weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm_rul
         size_t dn = weir_llvm_pts(ctx, dst, &dlocs);
         if (dn == 0)
           for (size_t j = 0; j < m; ++j) taint_memory(ctx, dst, loc(ctx, locs[j]), 0, flow);
-        weir_llvm_vec pairs = {0}; /* field by field: struct copies keep clean fields clean */
+        /* field by field: struct copies keep clean fields clean */
         for (size_t j = 0; j < m; ++j)
-          for (size_t e = 0; e < dn; ++e) weir_llvm_block_pairs(ctx, locs[j], dlocs[e], &pairs);
-        for (size_t j = 0; j + 1 < pairs.n; j += 2)
-          weir_llvm_flow_pair(flow, loc(ctx, pairs.v[j]), loc(ctx, pairs.v[j + 1]));
-        if (pairs.failed) ctx->failed = 1;
-        weir_llvm_vec_free(&pairs);
+          for (size_t e = 0; e < dn; ++e) copy_pairs(ctx, locs[j], dlocs[e], flow);
       }
     }
   }
