@@ -381,6 +381,99 @@ START_TEST(test_switch_phis_from_memory) {
 }
 END_TEST
 
+/* The successor of `b` by name, or NULL. */
+static const char *successor_name(LLVMValueRef fn, const char *block, unsigned k) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
+    if (strcmp(LLVMGetBasicBlockName(b), block) != 0) continue;
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(b);
+    return k < LLVMGetNumSuccessors(term) ? LLVMGetBasicBlockName(LLVMGetSuccessor(term, k)) : NULL;
+  }
+  return NULL;
+}
+
+/* Jump threading (module/thread.c): a loop condition written as
+ * `i < n ? (x = v[i], 1) : 0`, and an error that a constructor which never
+ * returns NULL made on the path that skips the out-parameter. Each edge
+ * goes straight where its phi values send it; a pointer that may be NULL
+ * (parse's result) decides nothing. */
+START_TEST(test_thread_decided_branches) {
+  static const char ir[] =
+      "declare i8* @malloc(i64)\n"
+      "declare void @abort()\n"
+      "declare i8* @parse(i8**)\n"
+      "declare void @use(i8*)\n"
+      "define i8* @mk() {\n"
+      "entry:\n"
+      "  %p = call i8* @malloc(i64 8)\n"
+      "  %null = icmp eq i8* %p, null\n"
+      "  br i1 %null, label %fail, label %ok\n"
+      "fail:\n"
+      "  call void @abort()\n"
+      "  unreachable\n"
+      "ok:\n"
+      "  ret i8* %p\n"
+      "}\n"
+      "define i8* @load(i1 %bad, i8** %out) {\n"
+      "entry:\n"
+      "  br i1 %bad, label %reject, label %try\n"
+      "reject:\n"
+      "  %e1 = call i8* @mk()\n"
+      "  br label %join\n"
+      "try:\n"
+      "  %e2 = call i8* @parse(i8** %out)\n"
+      "  br label %join\n"
+      "join:\n"
+      "  %e = phi i8* [ %e1, %reject ], [ %e2, %try ]\n"
+      "  %failed = icmp ne i8* %e, null\n"
+      "  br i1 %failed, label %error, label %done\n"
+      "error:\n"
+      "  ret i8* %e\n"
+      "done:\n"
+      "  %v = load i8*, i8** %out\n"
+      "  call void @use(i8* %v)\n"
+      "  ret i8* null\n"
+      "}\n"
+      "define void @each(i1 %more, i8* %next) {\n"
+      "entry:\n"
+      "  br i1 %more, label %take, label %none\n"
+      "take:\n"
+      "  br label %cond\n"
+      "none:\n"
+      "  br label %cond\n"
+      "cond:\n"
+      "  %x = phi i8* [ %next, %take ], [ undef, %none ]\n"
+      "  %go = phi i32 [ 1, %take ], [ 0, %none ]\n"
+      "  %t = icmp ne i32 %go, 0\n"
+      "  br i1 %t, label %body, label %exit\n"
+      "body:\n"
+      "  call void @use(i8* %x)\n"
+      "  br label %exit\n"
+      "exit:\n"
+      "  ret void\n"
+      "}\n";
+  LLVMContextRef context = LLVMContextCreate();
+  LLVMModuleRef m = NULL;
+  ck_assert_int_eq(weir_llvm_module_read_memory(context, "thread.ll", ir, sizeof ir - 1, &m), WEIR_OK);
+  weir_llvm_prepare_stats stats = {0};
+  ck_assert_msg(weir_llvm_module_prepare(m, &stats) == WEIR_OK, "%s", weir_last_error());
+  verified(m);
+  LLVMValueRef load = function(m, "load"), each = function(m, "each");
+  ck_assert_str_eq(successor_name(load, "reject", 0), "error"); /* mk() never returns NULL */
+  ck_assert_str_eq(successor_name(load, "try", 0), "join");     /* parse() may: undecided */
+  /* `take` only jumped on: entry's edge is handed past it, then threaded */
+  ck_assert_str_eq(successor_name(each, "entry", 0), "body");
+  ck_assert_str_eq(successor_name(each, "none", 0), "exit");
+  /* the use in body takes %next, never the undef */
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(each); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+      if (LLVMIsAPHINode(i))
+        for (unsigned k = 0; k < LLVMCountIncoming(i); ++k) ck_assert(!LLVMIsUndef(LLVMGetIncomingValue(i, k)));
+  ck_assert_uint_ge(stats.threaded_edges, 3);
+  LLVMDisposeModule(m);
+  LLVMContextDispose(context);
+}
+END_TEST
+
 /* A volatile or address-taken global, a weak one, and undef never fold. */
 START_TEST(test_no_fold_on_undef_or_volatile) {
   static const char ir[] =
@@ -492,6 +585,7 @@ static Suite *module_suite(void) {
   tcase_add_test(tc, test_mem2reg_keeps_undef_phi);
   tcase_add_test(tc, test_switch_phis_from_memory);
   tcase_add_test(tc, test_no_fold_on_undef_or_volatile);
+  tcase_add_test(tc, test_thread_decided_branches);
   tcase_add_test(tc, test_unverifiable_input);
   tcase_add_test(tc, test_memory_limit_refused);
   tcase_add_test(tc, test_build_files);
