@@ -98,23 +98,49 @@ static int has_cycle(cfg *g, uint8_t bit) {
   return 0;
 }
 
-/* Kills U of the array cells that stores in the marked blocks write. */
+/* The place an instruction fills and how many bytes: a store (0: its own
+ * cell), or memcpy/memmove/memset/bzero of a constant length (`v[i] =
+ * (struct place){...}` and `v[i] = other` are a memcpy at -O0). NULL when
+ * it fills nothing. */
+static LLVMValueRef filled_place(LLVMValueRef i, int64_t *bytes) {
+  *bytes = 0;
+  if (LLVMIsAStoreInst(i)) return LLVMGetOperand(i, 1);
+  if (!LLVMIsACallInst(i)) return NULL;
+  LLVMValueRef fn = LLVMGetCalledValue(i);
+  if (!fn || !LLVMIsAFunction(fn)) return NULL;
+  *bytes = weir_llvm_memory_call_length(i, fn);
+  return *bytes > 0 ? LLVMGetOperand(i, 0) : NULL;
+}
+
+/* Kills U of the array cells that stores and memory fills in the marked
+ * blocks write. */
 static void kill_filled(weir_llvm_ctx *ctx, cfg *g, uint8_t bit, weir_llvm_flow *flow) {
   for (unsigned b = 0; b < g->count; ++b) {
     if (!(g->mark[b] & bit)) continue;
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->blocks[b]); i; i = LLVMGetNextInstruction(i)) {
-      if (!LLVMIsAStoreInst(i)) continue;
+      int64_t bytes = 0;
+      LLVMValueRef place = filled_place(i, &bytes);
+      if (!place) continue;
       const uint32_t *locs = NULL;
-      size_t n = weir_llvm_pts(ctx, LLVMGetOperand(i, 1), &locs);
-      if (!n || !weir_llvm_uninit_strong_store(ctx, LLVMGetOperand(i, 1), locs, n)) continue;
-      int partial = weir_llvm_ranges_partial_store(ctx, i);
+      size_t n = weir_llvm_pts(ctx, place, &locs);
+      if (!n || !weir_llvm_uninit_strong_store(ctx, place, locs, n)) continue;
+      int partial = LLVMIsAStoreInst(i) && weir_llvm_ranges_partial_store(ctx, i);
       for (size_t k = 0; k < n; ++k) {
         const weir_llvm_object *o =
             weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, locs[k]).object);
-        if (!ctx->loc_fact[locs[k]] || !o->is_array) continue;
-        /* a store of part of the array (ranges.c) clears U_all only */
-        weir_llvm_flow_kill(flow, weir_llvm_ranges_twin(ctx, locs[k]));
-        if (!partial) weir_llvm_flow_kill(flow, ctx->loc_fact[locs[k]]);
+        if (!o->is_array) continue;
+        /* a fill covers the cells from its place on, through its length */
+        uint32_t first, end;
+        weir_llvm_block(ctx, locs[k], &first, &end);
+        uint32_t start = weir_llvm_memory_location(ctx->memory, first).offset;
+        if (!bytes) end = first + 1;
+        for (uint32_t l = first; l < end; ++l) {
+          if (bytes && weir_llvm_memory_location(ctx->memory, l).offset - start >= (uint64_t)bytes) break;
+          if (!ctx->loc_fact[l]) continue;
+          /* a store of part of the array (ranges.c) clears U_all only */
+          weir_llvm_flow_kill(flow, weir_llvm_ranges_twin(ctx, l));
+          if (!partial) weir_llvm_flow_kill(flow, ctx->loc_fact[l]);
+        }
       }
     }
   }
