@@ -39,6 +39,7 @@
  * Findings: a load from a location whose U holds; a use of an undefined
  * value (branch condition, address, argument of a library call); a library
  * call reading uninitialised memory (the table's `reads`). */
+#include <llvm-c/Target.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,14 +378,29 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
 
 /* A store to part of an array (analyses/ranges.c) clears U_all only:
  * the elements it does not write keep U. */
+/* Kills U of `location` and of the fields after it in its object that a
+ * store of `bytes` covers: at -O0 a struct passed or returned by value
+ * (`DLDataType dtype`, `struct cpx s = cmul(a, b)`) is stored as one
+ * integer or vector over all its fields. */
+static void kill_covered(weir_llvm_ctx *ctx, uint32_t location, uint64_t bytes, weir_llvm_flow *flow) {
+  uint32_t first, end;
+  weir_llvm_block(ctx, location, &first, &end);
+  uint32_t start = weir_llvm_memory_location(ctx->memory, first).offset;
+  for (uint32_t l = first; l < end; ++l) {
+    if (l != first && weir_llvm_memory_location(ctx->memory, l).offset - start >= bytes) break;
+    loc_kill(ctx, l, flow);
+  }
+}
+
 static void store(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
   const uint32_t *locs = NULL;
   size_t n = weir_llvm_pts(ctx, LLVMGetOperand(inst, 1), &locs);
   int partial = weir_llvm_ranges_partial_store(ctx, inst);
+  uint64_t bytes = LLVMStoreSizeOfType(LLVMGetModuleDataLayout(ctx->module), LLVMTypeOf(LLVMGetOperand(inst, 0)));
   if (weir_llvm_uninit_strong_store(ctx, LLVMGetOperand(inst, 1), locs, n))
     for (size_t k = 0; k < n; ++k) {
       if (partial) weir_llvm_flow_kill(flow, weir_llvm_ranges_twin(ctx, locs[k]));
-      else loc_kill(ctx, locs[k], flow);
+      else kill_covered(ctx, locs[k], bytes, flow);
     }
   for (size_t k = 0; k < n; ++k) {
     undefined_from(ctx, LLVMGetOperand(inst, 0), ctx->loc_fact[locs[k]], flow);
