@@ -6,8 +6,9 @@
  * i++) use(keys[i])`). A path-insensitive analysis sees the path on which
  * nothing was appended reach the read. An object that some address
  * computation indexes by an append counter -- an index X (up to casts)
- * with `X + 1` computed in the same block, where X is not a loop's own
- * induction variable (a phi that takes `X + 1` back) -- starts out
+ * with `X + 1` computed in the same block, where X is not the induction
+ * variable of a counted loop (a phi that takes `X + 1` back and that the
+ * loop's exit branch tests) -- starts out
  * initialised, as a calloc'd block does. Optimistic: a read at or beyond
  * the count is not reported. Loops that fill by an induction variable keep
  * their U facts (analyses/loopfill.c and ranges.c handle them). */
@@ -33,12 +34,27 @@ static LLVMValueRef increment_in(LLVMValueRef x, LLVMBasicBlockRef b) {
   return NULL;
 }
 
-/* Whether `x` is a phi that takes `next` back (an induction variable). */
+/* Whether `x` is the induction variable of a counted loop: a phi that
+ * takes `next` back, where the block computing `next` ends in an integer
+ * test that leads back to x's block (the latch of `for (i = 0; i < n;
+ * i++) a[i] = v` at -O2, one block). An append counter's loop is not
+ * counted (`while ((t = next())) { if (n == MAX) fail(); tok[n++] = t; }`:
+ * the back edge tests a pointer). At -O0 a counted loop's store and increment lie in
+ * different blocks, so it is no candidate in the first place. */
 static int induction(LLVMValueRef x, LLVMValueRef next) {
   if (!LLVMIsAPHINode(x)) return 0;
+  int feeds_back = 0;
   for (unsigned k = 0, n = LLVMCountIncoming(x); k < n; ++k)
-    if (strip_int_casts(LLVMGetIncomingValue(x, k)) == next) return 1;
-  return 0;
+    feeds_back |= strip_int_casts(LLVMGetIncomingValue(x, k)) == next;
+  if (!feeds_back) return 0;
+  LLVMBasicBlockRef header = LLVMGetInstructionParent(x);
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(LLVMGetInstructionParent(next));
+  if (!term || !LLVMIsABranchInst(term) || !LLVMIsConditional(term)) return 0;
+  if (LLVMGetSuccessor(term, 0) != header && LLVMGetSuccessor(term, 1) != header) return 0;
+  LLVMValueRef cond = LLVMGetCondition(term);
+  /* any integer test on the back edge: -O2's remainder loops count down a
+   * second variable (`i.next = i + 1; left = left - 1; left == 0`) */
+  return LLVMIsAICmpInst(cond) && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(cond, 0))) == LLVMIntegerTypeKind;
 }
 
 static int append_index(LLVMValueRef gep) {

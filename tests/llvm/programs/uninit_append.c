@@ -85,8 +85,44 @@ int apply(const struct item *list) {
   return deleted;
 }
 
+/* Words split into a fixed array inside a loop over strtok (weir's own
+ * manifest reader): the counter is loop-carried, but the loop's own test
+ * is the token, not the count; a helper reads the words below the count. */
+static NOINLINE int key_value(const char *const *tok, int nt, const char **out) {
+  if (nt < 2) return 0;
+  if (strcmp(tok[0], "name") != 0) return 0; /* EXPECT-NOT weir-uninit */
+  *out = tok[1];                              /* EXPECT-NOT weir-uninit */
+  return 1;
+}
+
+static NOINLINE int split(char *text, const char **name) {
+  int found = 0;
+  for (char *lsave = NULL, *l = strtok_r(text, "\n", &lsave); l; l = strtok_r(NULL, "\n", &lsave)) {
+    const char *tok[4];
+    int nt = 0;
+    for (char *save = NULL, *t = strtok_r(l, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+      if (nt == 4) return -1;
+      tok[nt++] = t;
+    }
+    if (nt == 0) continue;
+    found += key_value(tok, nt, name);
+  }
+  return found;
+}
+
+/* A counted loop is no append: with len == 0 nothing is written and the
+ * string is not even terminated (btmon's print_pin_code). */
+static NOINLINE void print_code(const unsigned char *code, unsigned char len) {
+  char str[len + 1];
+  for (unsigned char i = 0; i < len; i++) str[i] = (char)code[i];
+  printf("%s\n", str); /* EXPECT weir-uninit */
+}
+
 int main(int argc, char **argv) {
   struct item b = {argv[0], NULL}, a = {"-x", &b};
   update_status(argc > 1, argc > 2 ? argv[2] : NULL, argc - 3, argc > 3 ? argv[3] : NULL);
-  return apply(&a);
+  char text[32] = "name weir\nsize 3";
+  const char *name = NULL;
+  print_code((const unsigned char *)argv[0], (unsigned char)(argc - 1));
+  return apply(&a) + split(text, &name);
 }
