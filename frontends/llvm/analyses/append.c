@@ -6,7 +6,8 @@
  * i++) use(keys[i])`). A path-insensitive analysis sees the path on which
  * nothing was appended reach the read. An object that some address
  * computation indexes by an append counter -- an index X (up to casts)
- * with `X + 1` computed in the same block, where X is not the induction
+ * with `X + 1` computed in the same block, or a load of a field that the
+ * function increments by one in place, where X is not the induction
  * variable of a counted loop (a phi that takes `X + 1` back and that the
  * loop's exit branch tests) -- starts out
  * initialised, as a calloc'd block does. Optimistic: a read at or beyond
@@ -57,6 +58,38 @@ static int induction(LLVMValueRef x, LLVMValueRef next) {
   return LLVMIsAICmpInst(cond) && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(cond, 0))) == LLVMIntegerTypeKind;
 }
 
+/* Whether two addresses are the same expression: one value, or GEPs of
+ * the same operands (at -O0 every `s->count` is a GEP of its own). */
+static int same_address(LLVMValueRef a, LLVMValueRef b) {
+  if (a == b) return 1;
+  if (!LLVMIsAGetElementPtrInst(a) || !LLVMIsAGetElementPtrInst(b)) return 0;
+  int n = LLVMGetNumOperands(a);
+  if (n != LLVMGetNumOperands(b)) return 0;
+  for (int k = 0; k < n; ++k)
+    if (LLVMGetOperand(a, (unsigned)k) != LLVMGetOperand(b, (unsigned)k)) return 0;
+  return 1;
+}
+
+/* Whether `x` is a load of a counter kept in memory that the function
+ * increments by one in place (`if (s->n < s->cap) s->v[s->n] = r;
+ * s->n++;`: the increment reads the field again, in another block). */
+static int counter_in_memory(LLVMValueRef x) {
+  if (!LLVMIsALoadInst(x)) return 0;
+  LLVMValueRef place = LLVMGetOperand(x, 0);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(x));
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsAStoreInst(i) || !same_address(LLVMGetOperand(i, 1), place)) continue;
+      LLVMValueRef add = LLVMGetOperand(i, 0);
+      if (!LLVMIsAInstruction(add) || LLVMGetInstructionOpcode(add) != LLVMAdd) continue;
+      for (int k = 0; k < 2; ++k) {
+        LLVMValueRef old = LLVMGetOperand(add, (unsigned)k), step = LLVMGetOperand(add, (unsigned)(1 - k));
+        if (is_one(step) && LLVMIsALoadInst(old) && same_address(LLVMGetOperand(old, 0), place)) return 1;
+      }
+    }
+  return 0;
+}
+
 static int append_index(LLVMValueRef gep) {
   int n = LLVMGetNumOperands(gep);
   if (n < 2) return 0;
@@ -65,7 +98,8 @@ static int append_index(LLVMValueRef gep) {
   LLVMValueRef x = strip_int_casts(index);
   LLVMValueRef next = increment_in(x, LLVMGetInstructionParent(gep));
   if (!next && x != index) next = increment_in(index, LLVMGetInstructionParent(gep));
-  return next && !induction(x, next);
+  if (!next) return counter_in_memory(x);
+  return !induction(x, next);
 }
 
 void weir_llvm_append_objects(weir_llvm_ctx *ctx) {
