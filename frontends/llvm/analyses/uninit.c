@@ -332,6 +332,15 @@ static void allocation(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *fl
   }
 }
 
+/* Whether `location` lies in an object that one of the `n` targets `to`
+ * of a copy lies in. */
+static int copies_from_target(const weir_llvm_ctx *ctx, uint32_t location, const uint32_t *to, size_t n) {
+  uint32_t object = weir_llvm_memory_location(ctx->memory, location).object;
+  for (size_t k = 0; k < n; ++k)
+    if (weir_llvm_memory_location(ctx->memory, to[k]).object == object) return 1;
+  return 0;
+}
+
 static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
   const weir_llvm_libcall *model = weir_llvm_call_model(ctx, call);
   uint32_t args = LLVMGetNumArgOperands(call);
@@ -367,9 +376,16 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
       for (size_t b = 0; b < nt; ++b) weir_llvm_block_pairs(ctx, from[a], to[b], &pairs);
     /* One destination (or locals of different functions): a strong update,
      * its old state is replaced by the source's. */
-    if (weir_llvm_uninit_strong_store(ctx, LLVMGetOperand(call, model->copy_to), to, nt))
-      initialise(ctx, LLVMGetOperand(call, model->copy_to), 0, written_bytes(call, model->copy_to), flow);
-    for (size_t k = 0; k + 1 < pairs.n; k += 2) loc_pair(ctx, pairs.v[k], pairs.v[k + 1], flow);
+    int strong = weir_llvm_uninit_strong_store(ctx, LLVMGetOperand(call, model->copy_to), to, nt);
+    if (strong) initialise(ctx, LLVMGetOperand(call, model->copy_to), 0, written_bytes(call, model->copy_to), flow);
+    /* A strong update's targets are one place per call stack; a source
+     * that is one of them is, in that stack, the place being replaced.
+     * `*o = *in` in a helper that one caller hands `&o` as the
+     * destination and the next as the source (`check(in, &o)`, then
+     * `check(&o, &o2)`): pairs from one target into another would carry
+     * the first caller's uninitialised o into every context. */
+    for (size_t k = 0; k + 1 < pairs.n; k += 2)
+      if (!strong || !copies_from_target(ctx, pairs.v[k], to, nt)) loc_pair(ctx, pairs.v[k], pairs.v[k + 1], flow);
     if (pairs.failed) ctx->failed = 1;
     weir_llvm_vec_free(&pairs);
   }
