@@ -49,13 +49,7 @@
 set -eu
 clang=$1 link=$2 out=$3
 me=real-libxcrypt.sh
-if ! dpkg-query -W -f='${Status}' libxcrypt-source 2>/dev/null | grep -q 'install ok installed'; then
-  echo "$me: installing libxcrypt-source (Debian package)" >&2
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libxcrypt-source >&2; then
-    echo "$me: apt-get install libxcrypt-source failed. Fix: run 'apt-get update' as root, then rerun" >&2
-    exit 1
-  fi
-fi
+sh "$(dirname "$0")/install-packages.sh" $me libxcrypt-source
 tree=/usr/src/libxcrypt
 for need in Makefile.am lib/hashes.conf lib/libcrypt.map.in lib/crypt.h.in; do
   [ -f "$tree/$need" ] ||

@@ -16,13 +16,7 @@
 # build uses, and writes OUT_DIR/ocamlrun-L.bc (the files linked) per level.
 set -eu
 clang=$1 link=$2 out=$3
-if ! dpkg-query -W -f='${Status}' ocaml-source 2>/dev/null | grep -q 'install ok installed'; then
-  echo "real-ocamlrun.sh: installing ocaml-source (Debian package)" >&2
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ocaml-source >&2; then
-    echo "real-ocamlrun.sh: apt-get install ocaml-source failed. Fix: run 'apt-get update' as root, then rerun" >&2
-    exit 1
-  fi
-fi
+sh "$(dirname "$0")/install-packages.sh" real-ocamlrun.sh ocaml-source
 version=$(dpkg-query -W -f='${Version}' ocaml-source)
 upstream=${version%%-*}
 tarball=/usr/src/ocaml-source-$upstream.tar

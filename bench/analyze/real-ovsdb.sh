@@ -36,19 +36,7 @@
 set -eu
 clang=$1 link=$2 out=$3
 me=real-ovsdb.sh
-pkgs="openvswitch-source python3 make"
-missing=
-for p in $pkgs; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  echo "$me: installing$missing (Debian packages)" >&2
-  # shellcheck disable=SC2086 # a list of package names
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing >&2; then
-    echo "$me: apt-get install$missing failed. Fix: run 'apt-get update' as root, then rerun" >&2
-    exit 1
-  fi
-fi
+sh "$(dirname "$0")/install-packages.sh" $me openvswitch-source python3 make
 tarball=/usr/src/openvswitch/openvswitch.tar.gz
 [ -f "$tarball" ] || { echo "$me: $tarball missing although openvswitch-source is installed. Fix: apt-get install --reinstall openvswitch-source" >&2; exit 1; }
 clang=$(command -v "$clang") || { echo "$me: '$1' not found. Fix: apt-get install clang-14, or pass its path" >&2; exit 1; }

@@ -23,19 +23,7 @@
 #                          mode `weir analyze taint $(cat btmon-L.files)`
 set -eu
 clang=$1 link=$2 out=$3
-pkgs="bluez-source libglib2.0-dev libudev-dev"
-missing=
-for p in $pkgs; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  echo "real-program.sh: installing$missing (Debian packages)" >&2
-  # shellcheck disable=SC2086 # a list of package names
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing >&2; then
-    echo "real-program.sh: apt-get install$missing failed. Fix: run 'apt-get update' as root, then rerun" >&2
-    exit 1
-  fi
-fi
+sh "$(dirname "$0")/install-packages.sh" real-program.sh bluez-source libglib2.0-dev libudev-dev
 tarball=/usr/src/bluez.tar.bz2
 [ -f "$tarball" ] || { echo "real-program.sh: $tarball missing although bluez-source is installed. Fix: apt-get install --reinstall bluez-source" >&2; exit 1; }
 mkdir -p "$out"
