@@ -227,8 +227,8 @@ typedef struct weir_llvm_reach {
   uint8_t *cache_ready;
   weir_llvm_vec *succ;       /* [objects] */
   uint8_t *succ_ready;
-  weir_llvm_vec *near;       /* [objects]: the stack objects among succ */
-  uint8_t *near_ready;
+  weir_llvm_vec *stack_succ; /* [objects]: the stack objects among succ */
+  uint8_t *stack_succ_ready;
   uint32_t *stamp_of, stamp; /* [objects] */
   uint8_t *escaped;          /* [objects]: 1 for stack objects reachable from a global */
   uint8_t *held;             /* [objects]: 1 for stack objects whose address a location holds */
@@ -369,6 +369,13 @@ void weir_llvm_add_rule_check(weir_llvm_ctx *ctx, weir_llvm_finding_rule rule, u
  * `from` to `to`: appends (source, destination) pairs, field by field at
  * equal offsets (a field the destination lacks lands on `to`). */
 void weir_llvm_block_pairs(const weir_llvm_ctx *ctx, uint32_t from, uint32_t to, weir_llvm_vec *out);
+/* The location of `to`'s object that corresponds to location `k` of a
+ * copy from `from` (same offset from the start of each), or `to` itself
+ * when that object has none there. */
+uint32_t weir_llvm_block_counterpart(const weir_llvm_ctx *ctx, uint32_t from, uint32_t to, uint32_t k);
+/* The end of the locations of location's object, from it on, that a
+ * write of `bytes` starting there covers (at least the location itself). */
+uint32_t weir_llvm_block_span(const weir_llvm_ctx *ctx, uint32_t location, uint64_t bytes);
 /* The locations of `location`'s object from it on: [first, end). */
 void weir_llvm_block(const weir_llvm_ctx *ctx, uint32_t location, uint32_t *first, uint32_t *end);
 /* Whether a pointer (before casts to i8*) is a pointer to a whole struct:
@@ -402,8 +409,8 @@ int weir_llvm_call_may_touch(const weir_llvm_ctx *ctx, LLVMValueRef call, const 
 #define WEIR_LLVM_VAGUE_OBJECTS 8
 int weir_llvm_pts_vague(const weir_llvm_ctx *ctx, LLVMValueRef pointer);
 /* The facts taint and uninit share: one per non-void value, one per
- * location whose object `carries` accepts (NULL: all), one per non-void
- * function's return; the kinds go to the legend. */
+ * location whose object (by id) `carries` accepts (NULL: all), one per
+ * non-void function's return; the kinds go to the legend. */
 /* A block allocated in a function that many call sites reach (an
  * allocation wrapper, a vector's grow helper, a generic constructor) is one
  * abstract object for the blocks of all of its users: freeing one user's
@@ -420,7 +427,7 @@ int weir_llvm_shared_site(const weir_llvm_ctx *ctx, uint32_t object);
 void weir_llvm_mark_inlined_wrappers(weir_llvm_ctx *ctx);
 void weir_llvm_number_common(weir_llvm_ctx *ctx, uint32_t value_kind, uint32_t location_kind,
                              uint32_t return_kind,
-                             int (*carries)(const weir_llvm_ctx *, const weir_llvm_object *));
+                             int (*carries)(const weir_llvm_ctx *, uint32_t object));
 /* The defined callees of a call node (procs). */
 size_t weir_llvm_call_procs(const weir_llvm_ctx *ctx, LLVMValueRef call, const uint32_t **procs);
 

@@ -135,15 +135,27 @@ void weir_llvm_add_rule_check(weir_llvm_ctx *ctx, weir_llvm_finding_rule rule, u
 }
 
 void weir_llvm_block_pairs(const weir_llvm_ctx *ctx, uint32_t from, uint32_t to, weir_llvm_vec *out) {
-  weir_llvm_location_info src = weir_llvm_memory_location(ctx->memory, from);
-  weir_llvm_location_info dst = weir_llvm_memory_location(ctx->memory, to);
-  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, src.object);
-  for (uint32_t k = from; k < o->first_location + o->location_count; ++k) {
-    uint32_t delta = weir_llvm_memory_location(ctx->memory, k).offset - src.offset;
-    uint32_t target = weir_llvm_memory_location_at(ctx->memory, dst.object, dst.offset + delta);
+  uint32_t first, end;
+  weir_llvm_block(ctx, from, &first, &end);
+  for (uint32_t k = first; k < end; ++k) {
     weir_llvm_vec_push(out, k);
-    weir_llvm_vec_push(out, target == WEIR_LLVM_NONE ? to : target);
+    weir_llvm_vec_push(out, weir_llvm_block_counterpart(ctx, from, to, k));
   }
+}
+
+uint32_t weir_llvm_block_counterpart(const weir_llvm_ctx *ctx, uint32_t from, uint32_t to, uint32_t k) {
+  uint32_t delta = weir_llvm_memory_location(ctx->memory, k).offset - weir_llvm_memory_location(ctx->memory, from).offset;
+  weir_llvm_location_info dst = weir_llvm_memory_location(ctx->memory, to);
+  uint32_t target = weir_llvm_memory_location_at(ctx->memory, dst.object, dst.offset + delta);
+  return target == WEIR_LLVM_NONE ? to : target;
+}
+
+uint32_t weir_llvm_block_span(const weir_llvm_ctx *ctx, uint32_t location, uint64_t bytes) {
+  uint32_t first, end;
+  weir_llvm_block(ctx, location, &first, &end);
+  uint32_t start = weir_llvm_memory_location(ctx->memory, first).offset, last = first + 1;
+  while (last < end && weir_llvm_memory_location(ctx->memory, last).offset - start < bytes) ++last;
+  return last;
 }
 
 void weir_llvm_block(const weir_llvm_ctx *ctx, uint32_t location, uint32_t *first, uint32_t *end) {
@@ -228,9 +240,9 @@ static int is_stack_object(const weir_llvm_ctx *ctx, uint32_t object) {
  * these short lists. */
 static const weir_llvm_vec *stack_successors(weir_llvm_ctx *ctx, uint32_t object) {
   weir_llvm_reach *r = &ctx->reach;
-  weir_llvm_vec *out = &r->near[object];
-  if (r->near_ready[object]) return out;
-  r->near_ready[object] = 1;
+  weir_llvm_vec *out = &r->stack_succ[object];
+  if (r->stack_succ_ready[object]) return out;
+  r->stack_succ_ready[object] = 1;
   const weir_llvm_vec *succ = object_successors(ctx, object);
   for (size_t j = 0; j < succ->n; ++j)
     if (is_stack_object(ctx, succ->v[j])) weir_llvm_vec_push(out, succ->v[j]);
@@ -314,7 +326,7 @@ static void mark_held(weir_llvm_ctx *ctx) {
     size_t m = weir_llvm_memory_contents(ctx->memory, l, &inner);
     for (size_t j = 0; j < m; ++j) {
       uint32_t object = weir_llvm_memory_location(ctx->memory, inner[j]).object;
-      if (weir_llvm_memory_object(ctx->memory, object)->kind == WEIR_LLVM_OBJECT_STACK) r->held[object] = 1;
+      if (is_stack_object(ctx, object)) r->held[object] = 1;
     }
   }
 }
@@ -329,12 +341,12 @@ static int reach_init(weir_llvm_ctx *ctx) {
   r->cache_ready = calloc(values, 1);
   r->succ = calloc(objects, sizeof *r->succ);
   r->succ_ready = calloc(objects, 1);
-  r->near = calloc(objects, sizeof *r->near);
-  r->near_ready = calloc(objects, 1);
+  r->stack_succ = calloc(objects, sizeof *r->stack_succ);
+  r->stack_succ_ready = calloc(objects, 1);
   r->stamp_of = calloc(objects, sizeof *r->stamp_of);
   r->escaped = calloc(objects, 1);
   r->held = calloc(objects, 1);
-  r->ready = r->cache && r->cache_ready && r->succ && r->succ_ready && r->near && r->near_ready && r->stamp_of &&
+  r->ready = r->cache && r->cache_ready && r->succ && r->succ_ready && r->stack_succ && r->stack_succ_ready && r->stamp_of &&
                       r->escaped && r->held
                   ? 1
                   : -1;
@@ -351,13 +363,13 @@ void weir_llvm_reach_free(weir_llvm_ctx *ctx) {
   weir_llvm_reach *r = &ctx->reach;
   for (uint32_t v = 0; r->cache && v < ctx->value_count; ++v) weir_llvm_vec_free(&r->cache[v]);
   for (uint32_t o = 0; r->succ && o < r->objects; ++o) weir_llvm_vec_free(&r->succ[o]);
-  for (uint32_t o = 0; r->near && o < r->objects; ++o) weir_llvm_vec_free(&r->near[o]);
+  for (uint32_t o = 0; r->stack_succ && o < r->objects; ++o) weir_llvm_vec_free(&r->stack_succ[o]);
   free(r->cache);
   free(r->cache_ready);
   free(r->succ);
   free(r->succ_ready);
-  free(r->near);
-  free(r->near_ready);
+  free(r->stack_succ);
+  free(r->stack_succ_ready);
   free(r->stamp_of);
   free(r->escaped);
   free(r->held);
@@ -483,7 +495,7 @@ void weir_llvm_mark_inlined_wrappers(weir_llvm_ctx *ctx) {
 
 void weir_llvm_number_common(weir_llvm_ctx *ctx, uint32_t value_kind, uint32_t location_kind,
                              uint32_t return_kind,
-                             int (*carries)(const weir_llvm_ctx *, const weir_llvm_object *)) {
+                             int (*carries)(const weir_llvm_ctx *, uint32_t object)) {
   for (uint32_t v = 0; v < ctx->value_count; ++v)
     if (LLVMGetTypeKind(LLVMTypeOf(ctx->values[v])) != LLVMVoidTypeKind)
       ctx->fact_a[v] = weir_llvm_new_fact(ctx, value_kind, v);
@@ -496,8 +508,7 @@ void weir_llvm_number_common(weir_llvm_ctx *ctx, uint32_t value_kind, uint32_t l
   }
   for (uint32_t l = 0; l < locations; ++l) {
     weir_llvm_location_info info = weir_llvm_memory_location(ctx->memory, l);
-    if (ctx->appended && ctx->appended[info.object]) continue; /* uninit: filled by appends (append.c) */
-    if (!carries || carries(ctx, weir_llvm_memory_object(ctx->memory, info.object)))
+    if (!carries || carries(ctx, info.object))
       ctx->loc_fact[l] = weir_llvm_new_fact(ctx, location_kind, l);
   }
   for (uint32_t p = 0; p < ctx->fn_count; ++p) {

@@ -130,12 +130,7 @@ static void kill_filled(weir_llvm_ctx *ctx, cfg *g, uint8_t bit, weir_llvm_flow 
             weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, locs[k]).object);
         if (!o->is_array) continue;
         /* a fill covers the cells from its place on, through its length */
-        uint32_t first, end;
-        weir_llvm_block(ctx, locs[k], &first, &end);
-        uint32_t start = weir_llvm_memory_location(ctx->memory, first).offset;
-        if (!bytes) end = first + 1;
-        for (uint32_t l = first; l < end; ++l) {
-          if (bytes && weir_llvm_memory_location(ctx->memory, l).offset - start >= (uint64_t)bytes) break;
+        for (uint32_t l = locs[k], end = weir_llvm_block_span(ctx, locs[k], (uint64_t)bytes); l < end; ++l) {
           if (!ctx->loc_fact[l]) continue;
           /* a store of part of the array (ranges.c) clears U_all only */
           weir_llvm_flow_kill(flow, weir_llvm_ranges_twin(ctx, l));

@@ -124,8 +124,8 @@ static void kill_location(const weir_llvm_ctx *ctx, uint32_t location, weir_llvm
  * tainted data in a program that runs (writing there faults): no facts, so
  * an imprecise pointer that "writes" there taints nothing that a literal
  * format string reads. */
-static int carries(const weir_llvm_ctx *ctx, const weir_llvm_object *o) {
-  (void)ctx;
+static int carries(const weir_llvm_ctx *ctx, uint32_t object) {
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
   return o->kind != WEIR_LLVM_OBJECT_CONSTANT && o->kind != WEIR_LLVM_OBJECT_FUNCTION;
 }
 
@@ -219,16 +219,10 @@ static void sources(weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm_rule 
  * whose `void *` copies point to thousands of locations, finding each
  * one's counterpart was a third of the frontend. */
 static void copy_pairs(weir_llvm_ctx *ctx, uint32_t from, uint32_t to, weir_llvm_flow *flow) {
-  weir_llvm_location_info src = weir_llvm_memory_location(ctx->memory, from);
-  weir_llvm_location_info dst = weir_llvm_memory_location(ctx->memory, to);
-  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, src.object);
-  for (uint32_t k = from; k < o->first_location + o->location_count; ++k) {
-    uint32_t fact = loc(ctx, k);
-    if (!fact) continue; /* weir_llvm_flow_pair drops it anyway */
-    uint32_t delta = weir_llvm_memory_location(ctx->memory, k).offset - src.offset;
-    uint32_t target = weir_llvm_memory_location_at(ctx->memory, dst.object, dst.offset + delta);
-    weir_llvm_flow_pair(flow, fact, loc(ctx, target == WEIR_LLVM_NONE ? to : target));
-  }
+  uint32_t first, end;
+  weir_llvm_block(ctx, from, &first, &end);
+  for (uint32_t k = first; k < end; ++k)
+    if (loc(ctx, k)) weir_llvm_flow_pair(flow, loc(ctx, k), loc(ctx, weir_llvm_block_counterpart(ctx, from, to, k)));
 }
 
 /* The memory behind FROM arguments flows into the memory behind TO ones. */

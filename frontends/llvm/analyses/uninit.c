@@ -55,7 +55,9 @@ static uint32_t val(const weir_llvm_ctx *ctx, LLVMValueRef v) {
 
 static int is_undef(LLVMValueRef v) { return LLVMIsUndef(v) && !LLVMIsAPoisonValue(v); }
 
-static int starts_uninitialised(const weir_llvm_ctx *ctx, const weir_llvm_object *o) {
+static int starts_uninitialised(const weir_llvm_ctx *ctx, uint32_t id) {
+  if (ctx->appended[id]) return 0; /* filled by appends (analyses/append.c) */
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, id);
   if (o->kind == WEIR_LLVM_OBJECT_STACK) return 1;
   if (o->kind != WEIR_LLVM_OBJECT_HEAP ||
       (o->alloc_kind != WEIR_LLVM_ALLOC_UNINIT && o->alloc_kind != WEIR_LLVM_ALLOC_REALLOC))
@@ -292,12 +294,8 @@ static void initialise(weir_llvm_ctx *ctx, LLVMValueRef pointer, int depth, uint
   for (size_t k = 0; k < locs.n; ++k) {
     uint32_t first, end;
     weir_llvm_block(ctx, locs.v[k], &first, &end);
-    uint32_t start = weir_llvm_memory_location(ctx->memory, first).offset;
-    if (!whole && start != 0) {
-      uint32_t last = first + 1;
-      while (bytes && last < end && weir_llvm_memory_location(ctx->memory, last).offset - start < bytes) ++last;
-      end = last;
-    }
+    if (!whole && weir_llvm_memory_location(ctx->memory, first).offset != 0)
+      end = weir_llvm_block_span(ctx, first, bytes);
     for (uint32_t l = first; l < end; ++l) loc_kill(ctx, l, flow);
   }
   if (locs.failed) ctx->failed = 1;
@@ -399,13 +397,7 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
  * (`DLDataType dtype`, `struct cpx s = cmul(a, b)`) is stored as one
  * integer or vector over all its fields. */
 static void kill_covered(weir_llvm_ctx *ctx, uint32_t location, uint64_t bytes, weir_llvm_flow *flow) {
-  uint32_t first, end;
-  weir_llvm_block(ctx, location, &first, &end);
-  uint32_t start = weir_llvm_memory_location(ctx->memory, first).offset;
-  for (uint32_t l = first; l < end; ++l) {
-    if (l != first && weir_llvm_memory_location(ctx->memory, l).offset - start >= bytes) break;
-    loc_kill(ctx, l, flow);
-  }
+  for (uint32_t l = location, end = weir_llvm_block_span(ctx, location, bytes); l < end; ++l) loc_kill(ctx, l, flow);
 }
 
 static void store(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
