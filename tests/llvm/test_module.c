@@ -61,6 +61,16 @@ static void prepared_free(prepared *p) {
   LLVMContextDispose(p->context);
 }
 
+/* IR text read and prepared (mem2reg, folding, threading), then verified. */
+static LLVMModuleRef prepare_text(LLVMContextRef context, const char *name, const char *ir, size_t length,
+                                  weir_llvm_prepare_stats *stats) {
+  LLVMModuleRef m = NULL;
+  ck_assert_int_eq(weir_llvm_module_read_memory(context, name, ir, length, &m), WEIR_OK);
+  ck_assert_msg(weir_llvm_module_prepare(m, stats) == WEIR_OK, "%s", weir_last_error());
+  verified(m);
+  return m;
+}
+
 static LLVMValueRef function(LLVMModuleRef module, const char *name) {
   LLVMValueRef fn = LLVMGetNamedFunction(module, name);
   ck_assert_msg(fn != NULL, "no function %s", name);
@@ -359,11 +369,8 @@ START_TEST(test_switch_phis_from_memory) {
       "  ret void\n"
       "}\n";
   LLVMContextRef context = LLVMContextCreate();
-  LLVMModuleRef m = NULL;
-  ck_assert_int_eq(weir_llvm_module_read_memory(context, "switch.ll", ir, sizeof ir - 1, &m), WEIR_OK);
   weir_llvm_prepare_stats stats = {0};
-  ck_assert_msg(weir_llvm_module_prepare(m, &stats) == WEIR_OK, "%s", weir_last_error());
-  verified(m);
+  LLVMModuleRef m = prepare_text(context, "switch.ll", ir, sizeof ir - 1, &stats);
   LLVMValueRef f = function(m, "f");
   ck_assert_int_eq(conditional_branches(f), 0);
   ck_assert_uint_eq(LLVMCountBasicBlocks(f), 2); /* entry, b: a and d deleted */
@@ -452,11 +459,8 @@ START_TEST(test_thread_decided_branches) {
       "  ret void\n"
       "}\n";
   LLVMContextRef context = LLVMContextCreate();
-  LLVMModuleRef m = NULL;
-  ck_assert_int_eq(weir_llvm_module_read_memory(context, "thread.ll", ir, sizeof ir - 1, &m), WEIR_OK);
   weir_llvm_prepare_stats stats = {0};
-  ck_assert_msg(weir_llvm_module_prepare(m, &stats) == WEIR_OK, "%s", weir_last_error());
-  verified(m);
+  LLVMModuleRef m = prepare_text(context, "thread.ll", ir, sizeof ir - 1, &stats);
   LLVMValueRef load = function(m, "load"), each = function(m, "each");
   ck_assert_str_eq(successor_name(load, "reject", 0), "error"); /* mk() never returns NULL */
   ck_assert_str_eq(successor_name(load, "try", 0), "join");     /* parse() may: undecided */
@@ -490,11 +494,8 @@ START_TEST(test_no_fold_on_undef_or_volatile) {
       "y:\n  %p = phi i32 [ undef, %entry ], [ 5, %x ]\n  call void @use(i32 %p)\n  ret void\n"
       "}\n";
   LLVMContextRef context = LLVMContextCreate();
-  LLVMModuleRef m = NULL;
-  ck_assert_int_eq(weir_llvm_module_read_memory(context, "nofold.ll", ir, sizeof ir - 1, &m), WEIR_OK);
   weir_llvm_prepare_stats stats = {0};
-  ck_assert_msg(weir_llvm_module_prepare(m, &stats) == WEIR_OK, "%s", weir_last_error());
-  verified(m);
+  LLVMModuleRef m = prepare_text(context, "nofold.ll", ir, sizeof ir - 1, &stats);
   LLVMValueRef f = function(m, "f");
   ck_assert_int_eq(conditional_branches(f), 1);
   ck_assert_uint_eq(stats.constant_globals, 0);
