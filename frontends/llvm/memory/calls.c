@@ -223,7 +223,7 @@ static void bind_arguments(weir_llvm_memory *m, LLVMValueRef call, LLVMValueRef 
 
 static void heap_site(weir_llvm_memory *m, LLVMValueRef call, LLVMValueRef fn, uint32_t fi) {
   uint32_t before = m->object_count;
-  uint32_t object = pta_object_get(m, call, 0, WEIR_LLVM_OBJECT_HEAP, call_function(call), pta_layout_of(call));
+  uint32_t object = pta_object_get(m, call, 0, WEIR_LLVM_OBJECT_HEAP, call_function(call), pta_layout_of(m, call));
   if (object == PTA_NONE) return;
   if (object >= before) {
     pta_object_name(m, object, "heap block from ", fn);
@@ -275,7 +275,7 @@ static void apply_target(weir_llvm_memory *m, LLVMValueRef call, LLVMValueRef fn
     pta_copy(m, arg_node(m, call, lib->call.returns_arg), pta_value(m, call));
   } else if (LLVMGetTypeKind(LLVMTypeOf(call)) == LLVMPointerTypeKind) {
     uint32_t before = m->object_count;
-    uint32_t object = pta_object_get(m, call, 0, WEIR_LLVM_OBJECT_EXTERNAL, call_function(call), pta_layout_of(call));
+    uint32_t object = pta_object_get(m, call, 0, WEIR_LLVM_OBJECT_EXTERNAL, call_function(call), pta_layout_of(m, call));
     if (object == PTA_NONE) return;
     if (object >= before) pta_object_name(m, object, "memory from ", fn);
     pta_addr(m, pta_value(m, call), m->objects[object].loc0);
@@ -323,6 +323,30 @@ void pta_call_site(weir_llvm_memory *m, LLVMValueRef call) {
   if (node != PTA_NONE && record != PTA_NONE) pta_complex(m, PTA_CALL, node, record, 0, 0, 0);
 }
 
+/* A struct name without the `.N` that linking appends to a second copy of
+ * the same type (`struct.stream.123`). */
+static size_t record_name(LLVMTypeRef type, const char **name) {
+  size_t length = 0;
+  *name = LLVMGetStructName(type);
+  if (!*name) return 0;
+  length = strlen(*name);
+  size_t end = length;
+  while (end > 0 && (*name)[end - 1] >= '0' && (*name)[end - 1] <= '9') --end;
+  return end > 0 && end < length && (*name)[end - 1] == '.' ? end - 1 : length;
+}
+
+/* Pointers to two different named records (`struct stream *` against
+ * `struct pstream *`) do not fit: C calls a function only through a
+ * pointer of its own type, and code that passes structs through `void *`
+ * has an i8* on one side. Opaque or unnamed records say nothing. */
+static int record_fits(LLVMTypeRef a, LLVMTypeRef p) {
+  if (a == p || LLVMGetTypeKind(a) != LLVMStructTypeKind || LLVMGetTypeKind(p) != LLVMStructTypeKind) return 1;
+  if (LLVMIsOpaqueStruct(a) || LLVMIsOpaqueStruct(p) || LLVMIsLiteralStruct(a) || LLVMIsLiteralStruct(p)) return 1;
+  const char *na, *np;
+  size_t la = record_name(a, &na), lp = record_name(p, &np);
+  return !la || !lp || (la == lp && memcmp(na, np, la) == 0);
+}
+
 /* Whether an argument of type `a` can be what a parameter of type `p`
  * receives: both pointers, or the same type (an integer of the same width,
  * the same floating-point or aggregate type). Calling a function through a
@@ -330,7 +354,8 @@ void pta_call_site(weir_llvm_memory *m, LLVMValueRef call) {
  * same way at the call and in the callee. */
 static int kind_fits(LLVMTypeRef a, LLVMTypeRef p) {
   if (a == p) return 1;
-  return LLVMGetTypeKind(a) == LLVMPointerTypeKind && LLVMGetTypeKind(p) == LLVMPointerTypeKind;
+  if (LLVMGetTypeKind(a) != LLVMPointerTypeKind || LLVMGetTypeKind(p) != LLVMPointerTypeKind) return 0;
+  return record_fits(LLVMGetElementType(a), LLVMGetElementType(p));
 }
 
 /* Only functions whose parameters fit: exactly the call's count, or at
@@ -341,6 +366,8 @@ static int kind_fits(LLVMTypeRef a, LLVMTypeRef p) {
 static int arity_fits(LLVMValueRef call, LLVMValueRef fn) {
   unsigned args = LLVMGetNumArgOperands(call), params = LLVMCountParams(fn);
   if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)) ? params > args : params != args) return 0;
+  /* int (*connect)(struct stream *) does not reach void close(struct pstream *) */
+  if (!kind_fits(LLVMTypeOf(call), LLVMGetReturnType(LLVMGlobalGetValueType(fn)))) return 0;
   for (unsigned k = 0; k < params; ++k)
     if (!kind_fits(LLVMTypeOf(LLVMGetOperand(call, k)), LLVMTypeOf(LLVMGetParam(fn, k)))) return 0;
   return 1;

@@ -71,7 +71,7 @@ static void parameter_objects(weir_llvm_memory *m, uint32_t fi) {
     if (LLVMGetTypeKind(LLVMTypeOf(param)) != LLVMPointerTypeKind) continue;
     if (m->argv_array != PTA_NONE && pta_object_find(m, param, 0) == m->argv_array) continue;
     uint32_t before = m->object_count;
-    uint32_t object = pta_object_get(m, param, 0, WEIR_LLVM_OBJECT_EXTERNAL, fn, pta_layout_of(param));
+    uint32_t object = pta_object_get(m, param, 0, WEIR_LLVM_OBJECT_EXTERNAL, fn, pta_layout_of(m, param));
     if (object == PTA_NONE) return;
     if (object >= before) {
       size_t length = 0, fn_length = 0;

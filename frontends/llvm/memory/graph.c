@@ -199,12 +199,12 @@ void pta_gep_offsets(const weir_llvm_memory *m, LLVMValueRef gep, int64_t *offse
   int count = LLVMGetNumOperands(gep);
   if (count < 2 || !type) return;
   LLVMValueRef first = LLVMGetOperand(gep, 1);
-  LLVMTypeKind kind = LLVMGetTypeKind(type);
-  /* p + c on a scalar element type moves c elements; on an aggregate it
-   * steps over whole array elements: the same cell (arrays are one cell). */
-  if (LLVMIsAConstantInt(first) && kind != LLVMStructTypeKind && kind != LLVMArrayTypeKind &&
-      kind != LLVMVectorTypeKind)
-    *delta = LLVMConstIntGetSExtValue(first) * (int64_t)pta_type_size(m, type);
+  LLVMTypeKind kind;
+  /* p + c moves c elements of the source type, aggregates too: -O2 writes
+   * `conn->rpc` as `(struct ovs_list *)&conn->node + 1` once the struct
+   * type is gone. pta_field applies it in typed objects only, where the
+   * offset wraps modulo the layout: an array of that type stays one cell. */
+  if (LLVMIsAConstantInt(first)) *delta = LLVMConstIntGetSExtValue(first) * (int64_t)pta_type_size(m, type);
   for (int k = 2; k < count; ++k) {
     kind = LLVMGetTypeKind(type);
     if (kind == LLVMStructTypeKind) {

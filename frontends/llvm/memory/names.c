@@ -154,6 +154,72 @@ static LLVMValueRef local_variable(LLVMValueRef value, int storage) {
   return NULL;
 }
 
+/* The LLVM struct type clang made for a C record type of debug info:
+ * `struct.NAME` (or `union.NAME`) with the same size; a typedef of an
+ * anonymous record names it through the typedef. */
+static LLVMTypeRef llvm_record(const weir_llvm_memory *m, LLVMContextRef context, LLVMValueRef type) {
+  const char *names[DEPTH_MAX];
+  size_t lengths[DEPTH_MAX];
+  int count = 0;
+  for (int k = 0; k < DEPTH_MAX && type; ++k) { /* the typedef chain, then the record */
+    size_t length = 0;
+    const char *name = type_name(type, &length);
+    if (length && length < 200 && count < DEPTH_MAX) {
+      names[count] = name;
+      lengths[count++] = length;
+    }
+    if (md_kind(type) != LLVMDIDerivedTypeMetadataKind || type_bits(type) != 0) break;
+    type = md_op(type, 3);
+  }
+  if (!is_record(type) || type_bits(type) == 0) return NULL;
+  for (int k = count - 1; k >= 0; --k) {
+    static const char *const prefixes[] = {"struct.", "union."};
+    for (int p = 0; p < 2; ++p) {
+      char full[216];
+      snprintf(full, sizeof full, "%s%.*s", prefixes[p], (int)lengths[k], names[k]);
+      LLVMTypeRef found = LLVMGetTypeByName2(context, full);
+      if (found && LLVMTypeIsSized(found) && pta_type_size(m, found) * 8 == type_bits(type)) return found;
+    }
+  }
+  return NULL;
+}
+
+/* The largest record type that a `T *` variable holding `value` (or a cast
+ * of it) points to, by llvm.dbg.value: at -O2 a block is often first cast
+ * to the type of its first member (`(struct ovs_list **)conn`), and only
+ * the debug info still says it is a `struct unixctl_conn`. */
+LLVMTypeRef pta_debug_layout(const weir_llvm_memory *m, LLVMValueRef value) {
+  LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(value));
+  LLVMTypeRef best = NULL;
+  uint64_t best_size = 0;
+  LLVMValueRef holders[8];
+  unsigned n = 0;
+  holders[n++] = value;
+  for (LLVMUseRef u = LLVMGetFirstUse(value); u && n < 8; u = LLVMGetNextUse(u))
+    if (LLVMIsABitCastInst(LLVMGetUser(u))) holders[n++] = LLVMGetUser(u);
+  for (unsigned h = 0; h < n; ++h) {
+    LLVMValueRef wrapped = LLVMMetadataAsValue(context, LLVMValueAsMetadata(holders[h]));
+    for (LLVMUseRef u = LLVMGetFirstUse(wrapped); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      LLVMValueRef callee = LLVMIsACallInst(user) ? LLVMGetCalledValue(user) : NULL;
+      size_t length = 0;
+      const char *name = callee ? LLVMGetValueName2(callee, &length) : "";
+      if (length != 14 || strncmp(name, "llvm.dbg.value", 14) != 0) continue;
+      LLVMValueRef var = LLVMGetOperand(user, 1);
+      if (md_kind(var) != LLVMDILocalVariableMetadataKind) continue;
+      LLVMValueRef type = strip(md_op(var, 3));
+      if (md_kind(type) != LLVMDIDerivedTypeMetadataKind || type_bits(type) == 0) continue; /* not a pointer */
+      LLVMTypeRef record = llvm_record(m, context, md_op(type, 3));
+      uint64_t size = record ? pta_type_size(m, record) : 0;
+      if (size > best_size) {
+        best = record;
+        best_size = size;
+      }
+    }
+  }
+  return best;
+}
+
 /* The line of the llvm.lifetime.start of an alloca (directly or through
  * one cast): clang puts it on the declaration. 0 when there is none. */
 static unsigned lifetime_line(LLVMValueRef alloca) {
@@ -418,6 +484,18 @@ static uint64_t addressed_bytes(const weir_llvm_memory *m, LLVMValueRef pointer)
   return element && LLVMTypeIsSized(element) ? LLVMABISizeOfType(m->layout, element) : 0;
 }
 
+/* Whether a variable holds `v` or one of the casts between it and `base`:
+ * `c = CONTAINER_OF(n, struct conn, node)` is pointer arithmetic that the
+ * variable c names, not memory inside what n points to. */
+static int held_by_variable(LLVMValueRef v, LLVMValueRef base) {
+  for (int k = 0; k < DEPTH_MAX && v; ++k) {
+    if (local_variable(v, 0)) return 1;
+    if (v == base) return 0;
+    v = LLVMGetOperand(v, 0);
+  }
+  return 0;
+}
+
 /* The memory `pointer` points to, as an lvalue: "v", "v.a", "p->a", "*p", "p[]". */
 static int lvalue_expr(const weir_llvm_memory *m, LLVMValueRef pointer, expr *e, int depth) {
   if (depth > DEPTH_MAX) return 0;
@@ -438,7 +516,8 @@ static int lvalue_expr(const weir_llvm_memory *m, LLVMValueRef pointer, expr *e,
     int moves = !(LLVMIsAConstantInt(first) && LLVMConstIntGetSExtValue(first) == 0);
     /* Into a variable, or further into memory a GEP already named
      * (p->in.r[i] is three GEPs at -O0). */
-    if (LLVMIsAAllocaInst(base) || LLVMIsAGlobalVariable(base) || LLVMIsAGetElementPtrInst(base)) {
+    if (LLVMIsAAllocaInst(base) || LLVMIsAGlobalVariable(base) ||
+        (LLVMIsAGetElementPtrInst(base) && !held_by_variable(base_value, base))) {
       if (!lvalue_expr(m, base, e, depth + 1)) return 0;
       if (moves) weir_llvm_text_put(&e->text, "[]", 2);
       if (e->type) e->type = member_path(e->type, (uint64_t)offset, stop, &e->text);

@@ -219,7 +219,10 @@ int pta_can_hold_pointer(const weir_llvm_memory *m, LLVMTypeRef type);
 uint32_t pta_pointer_fields(const weir_llvm_memory *m, LLVMTypeRef type, uint64_t *out, uint32_t capacity);
 uint64_t pta_type_size(const weir_llvm_memory *m, LLVMTypeRef type);
 /* The layout a heap block or external memory is used with, or NULL. */
-LLVMTypeRef pta_layout_of(LLVMValueRef value);
+LLVMTypeRef pta_layout_of(const weir_llvm_memory *m, LLVMValueRef value);
+/* names.c: the largest record a pointer variable holding `value` points to
+ * by llvm.dbg.value, as the LLVM struct type of the same size, or NULL. */
+LLVMTypeRef pta_debug_layout(const weir_llvm_memory *m, LLVMValueRef value);
 /* Empties locations and makes every object's offset 0 again. */
 void pta_locations_reset(weir_llvm_memory *m);
 
