@@ -150,6 +150,7 @@ typedef struct weir_llvm_flow {
   int identity;
   weir_llvm_vec kills;
   weir_llvm_vec pairs; /* from, to, from, to, ... */
+  weir_llvm_vec bundles; /* per bundle: count of from, count of to, the from facts, the to facts */
 } weir_llvm_flow;
 
 void weir_llvm_flow_reset(weir_llvm_flow *flow, int identity);
@@ -159,6 +160,12 @@ void weir_llvm_flow_kill(weir_llvm_flow *flow, uint32_t fact);
 void weir_llvm_flow_pair(weir_llvm_flow *flow, uint32_t from, uint32_t to);
 /* 0 -> to: generates `to` (ignored when `to` is 0 / NONE). */
 void weir_llvm_flow_gen(weir_llvm_flow *flow, uint32_t to);
+/* Every fact of `from` flows into every fact of `to` (0 / NONE skipped):
+ * what a block copy between two points-to sets does at one relative
+ * offset. The first pass links the two sides through one vertex of the
+ * fact graph (module/emit.c) instead of nf x nt edges; the second expands
+ * the product of the facts pruning kept. */
+void weir_llvm_flow_bundle(weir_llvm_flow *flow, const uint32_t *from, size_t nf, const uint32_t *to, size_t nt);
 void weir_llvm_flow_free(weir_llvm_flow *flow);
 /* Interns the flow with the builder through a fact map (NONE: pruned, left
  * out; NULL: no map) and gives its index; `scratch` holds the mapped arrays. */
@@ -372,6 +379,12 @@ void weir_llvm_block_pairs(const weir_llvm_ctx *ctx, uint32_t from, uint32_t to,
 /* The location of `to`'s object that corresponds to location `k` of a
  * copy from `from` (same offset from the start of each), or `to` itself
  * when that object has none there. */
+/* memcpy between every location of `src` and every location of `dst`: the
+ * location facts (ctx->loc_fact) of each source block flow into the cells
+ * at the same relative offsets of every destination block, as one bundle
+ * per offset (analyses/common.c). */
+void weir_llvm_copy_blocks(weir_llvm_ctx *ctx, const uint32_t *src, size_t m, const uint32_t *dst, size_t dn,
+                           weir_llvm_flow *flow);
 uint32_t weir_llvm_block_counterpart(const weir_llvm_ctx *ctx, uint32_t from, uint32_t to, uint32_t k);
 /* The end of the locations of location's object, from it on, that a
  * write of `bytes` starting there covers (at least the location itself). */

@@ -41,6 +41,25 @@ size_t weir_llvm_sort_unique_u32(uint32_t *v, size_t n) {
 
 void weir_llvm_vec_sort_unique(weir_llvm_vec *vec) { vec->n = weir_llvm_sort_unique_u32(vec->v, vec->n); }
 
+static int cmp_pair(const void *a, const void *b) {
+  const uint32_t *x = a, *y = b;
+  return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+void weir_llvm_vec_sort_pairs(weir_llvm_vec *vec) {
+  size_t pairs = vec->n / 2;
+  if (pairs < 2) return;
+  qsort(vec->v, pairs, 2 * sizeof *vec->v, cmp_pair);
+  size_t w = 1;
+  for (size_t r = 1; r < pairs; ++r)
+    if (vec->v[2 * r] != vec->v[2 * w - 2] || vec->v[2 * r + 1] != vec->v[2 * w - 1]) {
+      vec->v[2 * w] = vec->v[2 * r];
+      vec->v[2 * w + 1] = vec->v[2 * r + 1];
+      ++w;
+    }
+  vec->n = 2 * w;
+}
+
 static int text_reserve(weir_llvm_text *text, size_t extra) {
   if (text->failed) return 0;
   if (text->n + extra + 1 <= text->cap) return 1;

@@ -22,6 +22,8 @@ void weir_llvm_vec_free(weir_llvm_vec *vec);
 size_t weir_llvm_sort_unique_u32(uint32_t *v, size_t n);
 /* Sorts and removes duplicates. */
 void weir_llvm_vec_sort_unique(weir_llvm_vec *vec);
+/* Sorts (a, b) pairs by a then b and drops repeated pairs. */
+void weir_llvm_vec_sort_pairs(weir_llvm_vec *vec);
 /* Binary search in a sorted vector. */
 int weir_llvm_vec_contains(const weir_llvm_vec *sorted, uint32_t value);
 

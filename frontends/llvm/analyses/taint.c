@@ -214,17 +214,6 @@ static void sources(weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm_rule 
   }
 }
 
-/* weir_llvm_block_pairs as flow pairs, skipping the source locations
- * without a fact (most of them once demand pruning has run): on a daemon
- * whose `void *` copies point to thousands of locations, finding each
- * one's counterpart was a third of the frontend. */
-static void copy_pairs(weir_llvm_ctx *ctx, uint32_t from, uint32_t to, weir_llvm_flow *flow) {
-  uint32_t first, end;
-  weir_llvm_block(ctx, from, &first, &end);
-  for (uint32_t k = first; k < end; ++k)
-    if (loc(ctx, k)) weir_llvm_flow_pair(flow, loc(ctx, k), loc(ctx, weir_llvm_block_counterpart(ctx, from, to, k)));
-}
-
 /* The memory behind FROM arguments flows into the memory behind TO ones. */
 static void transfers(weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm_rule *const *rules,
                       size_t n, weir_llvm_flow *flow) {
@@ -245,9 +234,7 @@ static void transfers(weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm_rul
         size_t dn = weir_llvm_pts(ctx, dst, &dlocs);
         if (dn == 0)
           for (size_t j = 0; j < m; ++j) taint_memory(ctx, dst, loc(ctx, locs[j]), 0, flow);
-        /* field by field: struct copies keep clean fields clean */
-        for (size_t j = 0; j < m; ++j)
-          for (size_t e = 0; e < dn; ++e) copy_pairs(ctx, locs[j], dlocs[e], flow);
+        weir_llvm_copy_blocks(ctx, locs, m, dlocs, dn, flow);
       }
     }
   }

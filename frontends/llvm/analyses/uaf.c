@@ -176,21 +176,8 @@ static void copy_pointers(weir_llvm_ctx *ctx, LLVMValueRef call, const weir_llvm
   if (weir_llvm_pts_vague(ctx, source) || weir_llvm_pts_vague(ctx, target)) return;
   const uint32_t *src = NULL, *dst = NULL;
   size_t ns = weir_llvm_pts(ctx, source, &src);
-  weir_llvm_vec from = {0}; /* the source locations whose block may hold a dangling pointer */
-  for (size_t k = 0; k < ns; ++k) {
-    uint32_t first, end, any = 0;
-    weir_llvm_block(ctx, src[k], &first, &end);
-    for (uint32_t l = src[k]; l < end && !any; ++l) any = dm(ctx, l) != 0;
-    if (any) weir_llvm_vec_push(&from, src[k]);
-  }
-  size_t nd = from.n ? weir_llvm_pts(ctx, target, &dst) : 0;
-  weir_llvm_vec pairs = {0};
-  for (size_t j = 0; j < from.n; ++j)
-    for (size_t e = 0; e < nd; ++e) weir_llvm_block_pairs(ctx, from.v[j], dst[e], &pairs);
-  for (size_t j = 0; j + 1 < pairs.n; j += 2) weir_llvm_flow_pair(flow, dm(ctx, pairs.v[j]), dm(ctx, pairs.v[j + 1]));
-  if (pairs.failed || from.failed) ctx->failed = 1;
-  weir_llvm_vec_free(&pairs);
-  weir_llvm_vec_free(&from);
+  size_t nd = weir_llvm_pts(ctx, target, &dst);
+  weir_llvm_copy_blocks(ctx, src, ns, dst, nd, flow);
 }
 
 static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {

@@ -29,6 +29,7 @@ typedef struct emitter {
   weir_llvm_ctx *ctx;
   weir_ifds_builder *builder; /* second pass; NULL while collecting the fact graph */
   weir_llvm_vec graph;     /* from, to pairs (first pass) */
+  uint32_t hubs;           /* first pass: graph vertices after the facts, one per bundle */
   weir_llvm_vec demand;    /* facts the checks look at (first pass) */
   weir_llvm_flow flow, flow2;
   weir_llvm_vec scratch;   /* one flow's arrays through the fact map */
@@ -101,6 +102,18 @@ static void collect(emitter *e, const weir_llvm_flow *flow) {
     weir_llvm_vec_push(&e->graph, from);
     weir_llvm_vec_push(&e->graph, to);
   }
+  /* a bundle's sides meet in a vertex of its own: the same reachability
+   * as every pair, in nf + nt edges */
+  for (size_t b = 0; b + 1 < flow->bundles.n;) {
+    uint32_t nf = flow->bundles.v[b], nt = flow->bundles.v[b + 1];
+    uint32_t hub = e->ctx->fact_count + e->hubs++;
+    for (uint32_t i = 0; i < nf + nt; ++i) {
+      uint32_t fact = flow->bundles.v[b + 2 + i];
+      weir_llvm_vec_push(&e->graph, i < nf ? fact : hub);
+      weir_llvm_vec_push(&e->graph, i < nf ? hub : fact);
+    }
+    b += 2 + (size_t)nf + nt;
+  }
 }
 
 /* Marks in `mark` (bit `bit`) every fact reached from the `count` facts of
@@ -134,7 +147,7 @@ static void adjacency(const weir_llvm_vec *graph, uint32_t n, int backward, uint
  * consecutive numbers; the rest NONE. *generable counts those reachable
  * from 0. */
 static uint32_t *live_facts(emitter *e, uint32_t *live_count, uint32_t *generable) {
-  uint32_t n = e->ctx->fact_count;
+  uint32_t facts = e->ctx->fact_count, n = facts + e->hubs; /* the graph's vertices */
   size_t edges = e->graph.n / 2;
   uint32_t *start = malloc(((size_t)n + 1) * sizeof *start);
   uint32_t *adj = malloc((edges ? edges : 1) * sizeof *adj);
@@ -158,7 +171,7 @@ static uint32_t *live_facts(emitter *e, uint32_t *live_count, uint32_t *generabl
   }
   /* Number in the original order so the legend reads like the analysis. */
   uint32_t next = 0, from_zero = 0;
-  for (uint32_t f = 0; f < n; ++f) {
+  for (uint32_t f = 0; f < facts; ++f) {
     from_zero += (mark[f] & FROM_ZERO) != 0;
     map[f] = mark[f] == (FROM_ZERO | TO_DEMAND) ? next++ : WEIR_LLVM_NONE;
   }
@@ -433,7 +446,7 @@ static void map_checks(weir_llvm_ctx *ctx) {
 static int emitter_failed(const emitter *e) {
   const weir_llvm_problem *out = e->ctx->out;
   return e->name.failed || e->scratch.failed || e->flow.kills.failed || e->flow.pairs.failed ||
-         e->flow2.kills.failed || e->flow2.pairs.failed || e->graph.failed || out->failed ||
+         e->flow.bundles.failed || e->flow2.kills.failed || e->flow2.pairs.failed || e->flow2.bundles.failed || e->graph.failed || out->failed ||
          out->legend.failed || out->legend_offset.failed || e->ctx->failed;
 }
 
