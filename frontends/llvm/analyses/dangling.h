@@ -34,4 +34,9 @@ typedef struct weir_llvm_dangle_marks {
  * 0 when out of memory. */
 int weir_llvm_may_dangle(weir_llvm_ctx *ctx, weir_llvm_dangle_marks *m);
 
+/* Whether defined function `proc` frees memory its caller can see only on
+ * paths where it returns nonzero (an error object, -1): analyses/cleanup.c.
+ * Cached in ctx; ctx->failed on out of memory. */
+int weir_llvm_frees_only_on_failure(weir_llvm_ctx *ctx, uint32_t proc);
+
 #endif

@@ -482,9 +482,42 @@ static LLVMValueRef realloc_or_null(LLVMValueRef v) {
   return call;
 }
 
+/* `error = parse(&h, json); if (error) return error;`: on the edge where
+ * a function that frees only when it fails (cleanup.c) returned zero, what
+ * it hands back through its arguments does not dangle: the arguments and
+ * their slots, and the cells of the blocks they point to. */
+static void succeeded(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
+  const uint32_t *procs = NULL;
+  size_t n = weir_llvm_call_procs(ctx, call, &procs);
+  for (size_t p = 0; p < n; ++p)
+    if (!weir_llvm_frees_only_on_failure(ctx, procs[p])) return;
+  weir_llvm_vec facts = {0};
+  for (unsigned k = 0; n && k < LLVMGetNumArgOperands(call); ++k) {
+    LLVMValueRef arg = LLVMGetOperand(call, k);
+    if (!weir_llvm_is_pointer(arg)) continue;
+    alias_class(ctx, arg, &facts);
+    slot_dangles(ctx, call, arg, &facts);
+    const uint32_t *locs = NULL;
+    size_t m = weir_llvm_pts_vague(ctx, arg) ? 0 : weir_llvm_pts(ctx, arg, &locs);
+    for (size_t j = 0; j < m; ++j) {
+      uint32_t first, end;
+      weir_llvm_block(ctx, locs[j], &first, &end);
+      for (uint32_t l = first; l < end; ++l)
+        if (dm(ctx, l)) weir_llvm_vec_push(&facts, dm(ctx, l));
+    }
+  }
+  for (size_t k = 0; k < facts.n; ++k) weir_llvm_flow_kill(flow, facts.v[k]);
+  if (facts.failed) ctx->failed = 1;
+  weir_llvm_vec_free(&facts);
+}
+
+static int zero_value(LLVMValueRef v) {
+  return LLVMIsAConstantPointerNull(v) || (LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v) == 0);
+}
+
 /* `bigger = realloc(buf, n); if (!bigger) ...`: on the edge where realloc
  * returned NULL it freed nothing, so `buf` (and its slot) do not dangle
- * there. */
+ * there. And the edge where a cleanup-on-failure call succeeded. */
 static void edge(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, weir_llvm_flow *flow) {
   if (!LLVMIsABranchInst(term) || !LLVMIsConditional(term)) return;
   LLVMValueRef cond = LLVMGetCondition(term);
@@ -493,6 +526,10 @@ static void edge(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, 
   if (pred != LLVMIntEQ && pred != LLVMIntNE) return;
   LLVMValueRef a = weir_llvm_strip_bitcasts(LLVMGetOperand(cond, 0));
   LLVMValueRef b = weir_llvm_strip_bitcasts(LLVMGetOperand(cond, 1));
+  LLVMValueRef tested = zero_value(b) ? a : zero_value(a) ? b : NULL;
+  if (tested && LLVMIsACallInst(tested) && weir_llvm_classify_call(ctx, tested) == WEIR_LLVM_CALL_NODE &&
+      succ == LLVMGetSuccessor(term, pred == LLVMIntEQ ? 0 : 1))
+    succeeded(ctx, tested, flow);
   LLVMValueRef call = realloc_or_null(LLVMIsAConstantPointerNull(b) ? a : LLVMIsAConstantPointerNull(a) ? b : NULL);
   if (!call || !LLVMIsACallInst(call) || weir_llvm_classify_call(ctx, call) != WEIR_LLVM_CALL_EXTERNAL) return;
   const weir_llvm_libcall *model = weir_llvm_call_model(ctx, call);

@@ -303,6 +303,8 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   for (uint32_t p = 0; ctx->dm_touch && p < ctx->fn_count; ++p) weir_llvm_vec_free(&ctx->dm_touch[p]);
   free(ctx->dm_mod);
   free(ctx->dm_touch);
+  free(ctx->param_frees);
+  free(ctx->fail_free_state);
   weir_llvm_vec_free(&ctx->mod_locs);
   free(ctx->loc_shared);
   weir_llvm_param_reads_free(ctx);
