@@ -14,7 +14,6 @@
  * where every return it reaches returns a nonzero value: a nonzero
  * constant, or the value X whose test `X != 0` the call is reached only
  * through. */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "frontends/llvm/analyses/dangling.h"
