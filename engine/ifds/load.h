@@ -42,7 +42,27 @@ typedef struct ifds_token_cache {
   uint32_t id_flow; /* index + 1 of `id` once seen */
 } ifds_token_cache;
 
+struct ifds_loader;
+/* An extension of the text format (the IDE loader, engine/ide/load.c):
+ * NULL for plain IFDS files. With one, the magic is `weir-ide 1`, lines
+ * between it and `facts` are the extension's header, the fast path is off,
+ * and body lines hand their tokens past the IFDS ones to `body`. */
+typedef struct ifds_load_ext {
+  void *user;
+  const char *magic; /* "weir-ide" */
+  /* A line between the magic and `facts` (token 0 is not `facts`). */
+  weir_status (*header)(struct ifds_loader *L);
+  /* The `facts` line is reached: the extension's header must be complete. */
+  weir_status (*header_done)(struct ifds_loader *L);
+  /* The tokens from `first` on of a body line whose IFDS part the builder
+   * took: an edge (a -> b, flow f0), a call (site a, return b, flow f0), a
+   * callee (site a, proc b, flows f0 and f1) or a seed (node a, fact b). */
+  weir_status (*body)(struct ifds_loader *L, ifds_elem kind, size_t first, uint32_t a, uint32_t b,
+                      uint32_t f0, uint32_t f1);
+} ifds_load_ext;
+
 typedef struct ifds_loader {
+  const ifds_load_ext *ext; /* NULL: plain IFDS */
   const char *name;       /* file name for messages */
   uint64_t input_bytes;   /* size of the whole input; 0 when not known (a pipe) */
   uint64_t line;          /* current line, 1-based */
@@ -95,5 +115,12 @@ weir_status ifds_load_fast_line(ifds_loader *L, const char *p, const char *end,
 
 /* End of input: the remaining checks, then the problem is assembled. */
 weir_status ifds_load_finish(ifds_loader *L, weir_ifds_problem *p);
+
+/* The public loads with an extension (ext may be NULL). */
+weir_status ifds_load_memory_with(const char *name, const char *text, size_t length,
+                                  const weir_ifds_load_options *options,
+                                  const ifds_load_ext *ext, weir_ifds_problem **out);
+weir_status ifds_load_file_with(const char *path, const weir_ifds_load_options *options,
+                                const ifds_load_ext *ext, weir_ifds_problem **out);
 
 #endif

@@ -142,6 +142,24 @@ static weir_status header_count(ifds_loader *L, uint32_t *out, const char *label
                         "the zero fact, one procedure and its start and exit nodes always exist");
 }
 
+/* A file of the other kind: an IDE file given to the IFDS loader, or an
+ * IFDS file given to the IDE loader. */
+static weir_status other_magic(ifds_loader *L) {
+  char found[64], expected[64];
+  const ifds_token *t = &L->tok[0];
+  ifds_quote(found, sizeof found, t->text, t->length);
+  snprintf(expected, sizeof expected, "`%s 1`", L->ext ? L->ext->magic : "weir-ifds");
+  if (L->ext)
+    return ifds_load_fail(L, L->line, ifds_col(L, t->text), "an IFDS problem, not an IDE problem",
+                          found, expected,
+                          "solve it as IFDS (weir solve, weir_ifds_load_file), or "
+                          "make it an IDE problem (see docs/ide-format.md)");
+  return ifds_load_fail(L, L->line, ifds_col(L, t->text), "an IDE problem, not an IFDS problem",
+                        found, expected,
+                        "solve it as IDE (weir ide, weir_ide_load_file; see "
+                        "docs/ide-format.md)");
+}
+
 static weir_status magic(ifds_loader *L) {
   uint32_t version;
   WEIR_TRY(need(L, 1, "format version"));
@@ -150,7 +168,9 @@ static weir_status magic(ifds_loader *L) {
     char found[64];
     ifds_quote(found, sizeof found, t->text, t->length);
     return ifds_load_fail(L, L->line, ifds_col(L, t->text), "unsupported format version", found,
-                          "1", "this weir reads version 1 (`weir-ifds 1`)");
+                          "1",
+                          L->ext ? "this weir reads version 1 (`weir-ide 1`)"
+                                 : "this weir reads version 1 (`weir-ifds 1`)");
   }
   return no_more(L, 2);
 }
@@ -174,7 +194,10 @@ static weir_status report(const ifds_builder *b, const ifds_site *site, const ch
 static weir_status header(ifds_loader *L) {
   switch (L->stage) {
     case IFDS_STAGE_MAGIC: WEIR_TRY(magic(L)); break;
-    case IFDS_STAGE_FACTS: WEIR_TRY(header_count(L, &L->facts, "fact count", 1)); break;
+    case IFDS_STAGE_FACTS:
+      if (L->ext) WEIR_TRY(L->ext->header_done(L));
+      WEIR_TRY(header_count(L, &L->facts, "fact count", 1));
+      break;
     case IFDS_STAGE_PROCS:
       WEIR_TRY(header_count(L, &L->procs, "procedure count", 1));
       L->procs_line = L->line;
@@ -208,8 +231,10 @@ static weir_status misplaced(ifds_loader *L) {
     snprintf(expected, sizeof expected, "%s", body_expected);
   size_t col = ifds_col(L, t->text);
   if (L->stage == IFDS_STAGE_MAGIC)
-    return ifds_load_fail(L, L->line, col, "missing magic line", found, "`weir-ifds 1`",
-                          "start the file with the line `weir-ifds 1`");
+    return ifds_load_fail(L, L->line, col, "missing magic line", found,
+                          L->ext ? "`weir-ide 1`" : "`weir-ifds 1`",
+                          L->ext ? "start the file with the line `weir-ide 1`"
+                                 : "start the file with the line `weir-ifds 1`");
   if (header_index >= 0 && header_index < L->stage)
     return ifds_load_fail(L, L->line, col, "repeated header directive", found, expected,
                           "give weir-ifds, facts, procs and nodes once each, in that order");
@@ -261,6 +286,13 @@ weir_status ifds_load_directive(ifds_loader *L) {
   const ifds_token *t = &L->tok[0];
   if (L->stage == IFDS_STAGE_BODY) return ifds_load_body(L, t);
   if (L->stage == IFDS_STAGE_END) return after_end(L);
+  if (L->stage == IFDS_STAGE_MAGIC) {
+    const char *want = L->ext ? L->ext->magic : header_names[0];
+    if (is(t, want)) return header(L);
+    if (is(t, L->ext ? header_names[0] : "weir-ide")) return other_magic(L);
+    return misplaced(L);
+  }
+  if (L->stage == IFDS_STAGE_FACTS && L->ext && !is(t, "facts")) return L->ext->header(L);
   if (L->stage < IFDS_STAGE_PROC) return is(t, header_names[L->stage]) ? header(L) : misplaced(L);
   if (is(t, "proc")) return proc_line(L);
   if (is_body(t)) {

@@ -1,0 +1,27 @@
+/* Edge functions and values as text (docs/ide-format.md, "Edge functions"
+ * and "Values"): parsing for the loader, formatting for results. */
+#ifndef WEIR_ENGINE_IDE_TEXT_H
+#define WEIR_ENGINE_IDE_TEXT_H
+
+#include "engine/ide/parts.h"
+
+/* What is wrong with a function or value token: the loader's message parts. */
+typedef struct ide_text_error {
+  size_t offset; /* bytes into the text */
+  const char *what;
+  char found[80];
+  char expected[160];
+  const char *fix;
+} ide_text_error;
+
+/* 0 and *out, or 1 and *err. The state names come from p. */
+int ide_parse_fn(const ide_parts *p, const char *s, size_t n, weir_ide_fn *out,
+                 ide_text_error *err);
+int ide_parse_value(const ide_parts *p, const char *s, size_t n, weir_ide_value *out,
+                    ide_text_error *err);
+
+/* A signed 64-bit decimal ("-12"); 0 on success, else 1 (not a number) or
+ * 2 (out of range). */
+int ide_parse_i64(const char *s, size_t n, int64_t *out);
+
+#endif

@@ -1,0 +1,223 @@
+/* weir — IDE problems (Sagiv, Reps and Horwitz 1996): an IFDS problem whose
+ * flow pairs (d1 -> d2) carry an edge function from a closed family of
+ * constant size, and the serial reference solver for them.
+ *
+ * The text format is docs/ide-format.md: an IFDS file (docs/ifds-format.md)
+ * with the magic `weir-ide 1`, a `family` line, and edge functions on its
+ * flow lines and values on its seeds. Plain IFDS files and weir/ifds.h are
+ * unchanged by it.
+ *
+ * Version: the functions here appeared in weir 0.x with issue 24; the
+ * structs below are part of that first version (WEIR_IDE_API_VERSION 1). */
+#ifndef WEIR_IDE_H
+#define WEIR_IDE_H
+
+#include "weir/export.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "weir/ifds.h"
+#include "weir/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WEIR_IDE_API_VERSION 1
+
+/* The families of edge functions. One per problem. */
+typedef enum weir_ide_family {
+  /* Linear constant propagation over int64_t: values are ⊤ (no
+   * information), a constant, or ⊥ (not constant); functions are
+   * λx.⊤, λx.⊥, λx.c and the strict λx.a·x+b (⊤ ↦ ⊤, ⊥ ↦ ⊥). Arithmetic
+   * wraps modulo 2^64 (two's complement), as C's unsigned arithmetic does. */
+  WEIR_IDE_LINEAR = 1,
+  /* Finite-state typestate: values are sets of states (a bitset over at
+   * most 32 states; the empty set is ⊤, no information); a function maps
+   * each state to a set of states and may add states of its own. Merging is
+   * set union. */
+  WEIR_IDE_TYPESTATE = 2
+} weir_ide_family;
+
+#define WEIR_IDE_MAX_STATES 32
+
+/* Kinds of a linear edge function. */
+enum {
+  WEIR_IDE_LIN_TOP = 0,   /* λx.⊤: no path (the neutral element of merging) */
+  WEIR_IDE_LIN_BOT = 1,   /* λx.⊥ */
+  WEIR_IDE_LIN_CONST = 2, /* λx.b, whatever x is (⊤ and ⊥ too) */
+  WEIR_IDE_LIN_AFFINE = 3 /* λx.a·x+b for a constant x; ⊤ ↦ ⊤, ⊥ ↦ ⊥ (a = 1, b = 0: identity) */
+};
+
+typedef struct weir_ide_linear_fn {
+  uint32_t kind;     /* WEIR_IDE_LIN_* */
+  uint32_t reserved; /* 0 */
+  int64_t a, b;      /* AFFINE: a and b; CONST: b (a = 0); else both 0 */
+} weir_ide_linear_fn;
+
+/* f(S) = gen ∪ ⋃_{s ∈ S} to[s]. Canonical form: to[s] has no bit of gen,
+ * and to[s] = 0 for s at or past the problem's state count. gen only comes
+ * from a seed (a constant) and from compositions with it; the identity is
+ * to[s] = {s}, ⊤ is all zero. */
+typedef struct weir_ide_typestate_fn {
+  uint32_t gen;
+  uint32_t to[WEIR_IDE_MAX_STATES];
+} weir_ide_typestate_fn;
+
+/* An edge function: family is a weir_ide_family and says which member is
+ * meant. Fixed size, no pointers: the solvers copy them freely. */
+typedef struct weir_ide_fn {
+  uint32_t family;
+  uint32_t reserved; /* 0 */
+  union {
+    weir_ide_linear_fn linear;
+    weir_ide_typestate_fn typestate;
+  } u;
+} weir_ide_fn;
+
+/* Kinds of a value. */
+enum {
+  WEIR_IDE_VALUE_TOP = 0,   /* linear: ⊤ (no information) */
+  WEIR_IDE_VALUE_CONST = 1, /* linear: `constant` */
+  WEIR_IDE_VALUE_BOT = 2,   /* linear: ⊥ (not a constant) */
+  WEIR_IDE_VALUE_STATES = 3 /* typestate: the set `states` (bit s: state s) */
+};
+
+typedef struct weir_ide_value {
+  uint32_t kind;   /* WEIR_IDE_VALUE_* */
+  uint32_t states; /* typestate only */
+  int64_t constant; /* linear CONST only */
+} weir_ide_value;
+
+/* A loaded or built IDE problem: the IFDS problem of its exploded
+ * supergraph, and the edge functions on its pairs. */
+typedef struct weir_ide_problem {
+  weir_ifds_problem *ifds;
+  uint32_t family;      /* weir_ide_family */
+  uint32_t state_count; /* typestate: 1..32; linear: 0 */
+  uint32_t *state_name_offset; /* [state_count + 1] into state_names (typestate) */
+  char *state_names;
+
+  /* Interned edge functions; function 0 is always the identity. */
+  uint32_t fn_count;
+  weir_ide_fn *fns;
+
+  /* The pairs that carry a function other than the identity, sorted by
+   * (d1, d2) within each element. Element e's pairs are
+   * ann_*[X_offset[e] .. X_offset[e + 1]), where X is the element's kind:
+   * edge_ann_offset[E + 1] over the intraprocedural edges in the order of
+   * ifds->succ_node; call_ann_offset[C + 1] over the call-to-return
+   * functions; callee_call_ann_offset and callee_return_ann_offset [K + 1]
+   * over the callees (ifds->callee_proc). A pair not listed carries the
+   * identity. */
+  uint32_t *edge_ann_offset, *call_ann_offset;
+  uint32_t *callee_call_ann_offset, *callee_return_ann_offset;
+  uint32_t ann_count;
+  uint32_t *ann_from, *ann_to, *ann_fn;
+
+  /* The value of each seed, parallel to ifds->seed_node / seed_fact
+   * (repeated seeds: their values merged). */
+  weir_ide_value *seed_value;
+} weir_ide_problem;
+
+WEIR_API void weir_ide_problem_free(weir_ide_problem *problem);
+
+/* Loads a `weir-ide 1` file. Errors as the IFDS loader's:
+ * "FILE:LINE:COL: error: WHAT (found X, expected Y). Fix: ...". */
+WEIR_API weir_status weir_ide_load_file(const char *path, weir_ide_problem **out);
+WEIR_API weir_status weir_ide_load_memory(const char *name, const char *text, size_t length,
+                                          weir_ide_problem **out);
+
+/* ---- problems built in memory ---------------------------------------------
+ *
+ * An IDE builder owns an IFDS builder (weir_ide_builder_ifds) that takes the
+ * graph as weir_ifds_builder_* calls do; the IDE calls add what IFDS lacks:
+ * state names, edge functions on pairs and seeds with values. A pair's
+ * function is checked when the problem is built (the element and its pair
+ * must exist then); a function itself when it is given. Messages are
+ * "builder: WHAT (found X, expected Y). Fix: ..." like the IFDS builder's. */
+typedef struct weir_ide_builder weir_ide_builder;
+
+/* states: typestate 1..32; linear 0. */
+WEIR_API weir_status weir_ide_builder_create(weir_ide_family family, uint32_t states,
+                                             uint32_t facts, uint32_t procs, uint32_t nodes,
+                                             weir_ide_builder **out);
+/* The graph: procedures, flows, edges, calls, callees (not seeds: use
+ * weir_ide_builder_seed). Owned by the IDE builder. */
+WEIR_API weir_ifds_builder *weir_ide_builder_ifds(weir_ide_builder *builder);
+/* Typestate: the name of state `id` (a token of letters, digits and '_',
+ * not starting with a digit, unique). Unnamed states are named sID. */
+WEIR_API weir_status weir_ide_builder_state(weir_ide_builder *builder, uint32_t id,
+                                            const char *name);
+/* Which function of an element a pair's edge function belongs to. */
+typedef enum weir_ide_site {
+  WEIR_IDE_SITE_EDGE = 0,       /* edge a -> b */
+  WEIR_IDE_SITE_CALL = 1,       /* call-to-return flow of call site a (b unused) */
+  WEIR_IDE_SITE_CALLEE_CALL = 2,  /* call flow of callee b of site a */
+  WEIR_IDE_SITE_CALLEE_RETURN = 3 /* return flow of callee b of site a */
+} weir_ide_site;
+/* Pair d1 -> d2 of that element's flow function carries `fn` (the default
+ * is the identity). At most once per pair. */
+WEIR_API weir_status weir_ide_builder_pair_fn(weir_ide_builder *builder, weir_ide_site site,
+                                              uint32_t a, uint32_t b, uint32_t d1, uint32_t d2,
+                                              const weir_ide_fn *fn);
+/* A seed: path edge (0, node, fact) whose value is `value`. */
+WEIR_API weir_status weir_ide_builder_seed(weir_ide_builder *builder, uint32_t node,
+                                           uint32_t fact, const weir_ide_value *value);
+WEIR_API weir_status weir_ide_builder_build(weir_ide_builder *builder, weir_ide_problem **out);
+WEIR_API void weir_ide_builder_free(weir_ide_builder *builder);
+
+/* ---- the algebra, for callers that build functions ------------------------ */
+
+WEIR_API weir_ide_fn weir_ide_fn_identity(weir_ide_family family, uint32_t states);
+/* λx.⊤ (the neutral element of merging). */
+WEIR_API weir_ide_fn weir_ide_fn_top(weir_ide_family family);
+WEIR_API weir_ide_fn weir_ide_fn_linear(int64_t a, int64_t b); /* strict λx.a·x+b */
+WEIR_API weir_ide_fn weir_ide_fn_const(int64_t c);             /* λx.c */
+/* g ∘ f (f first). */
+WEIR_API weir_ide_fn weir_ide_fn_compose(const weir_ide_fn *g, const weir_ide_fn *f);
+WEIR_API weir_ide_fn weir_ide_fn_join(const weir_ide_fn *f, const weir_ide_fn *g);
+WEIR_API weir_ide_value weir_ide_fn_apply(const weir_ide_fn *f, const weir_ide_value *x);
+WEIR_API int weir_ide_fn_equal(const weir_ide_fn *f, const weir_ide_fn *g);
+
+/* ---- solving ------------------------------------------------------------- */
+
+/* Every (node, fact) that holds, sorted by node then fact, and its value:
+ * the same (node, fact) pairs as the IFDS reference gives problem->ifds. */
+typedef struct weir_ide_result {
+  uint64_t path_edges;
+  uint64_t hold_count;
+  uint32_t *hold_node;
+  uint32_t *hold_fact;
+  weir_ide_value *value;
+} weir_ide_result;
+
+typedef struct weir_ide_stats {
+  uint64_t path_edges;
+  uint64_t jump_updates; /* times a jump function was lowered (phase 1) */
+  uint64_t iterations;   /* worklist steps of phase 1 */
+  uint64_t value_iterations; /* worklist steps of phase 2 */
+} weir_ide_stats;
+
+/* The serial reference: phase 1 computes a jump function per path edge,
+ * phase 2 the values (docs/ide-format.md, "What a solver computes").
+ * stats may be NULL. */
+WEIR_API weir_status weir_ide_solve_reference(const weir_ide_problem *problem,
+                                              weir_ide_result *out, weir_ide_stats *stats);
+WEIR_API void weir_ide_result_free(weir_ide_result *result);
+
+/* Writes a value as the format spells it: `top`, `bot`, `-17` (linear);
+ * `{opened|closed}` or `{}` (typestate, by state name). */
+WEIR_API void weir_ide_format_value(const weir_ide_problem *problem, const weir_ide_value *value,
+                                    char *out, size_t cap);
+/* The result file: "weir-ide-result 1", "path-edges E", "holds H", then
+ * "n d VALUE" per line. */
+WEIR_API weir_status weir_ide_write_result(const weir_ide_problem *problem,
+                                           const weir_ide_result *result, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
