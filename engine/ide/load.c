@@ -70,7 +70,7 @@ static weir_status state_line(ifds_loader *L, ide_loader *I) {
   ide_parts *p = &I->parts;
   char found[64];
   if (p->family != WEIR_IDE_TYPESTATE)
-    return at_token(L, 0, 0, "state line in a linear problem", "`state`",
+    return at_token(L, 0, 0, "state line in a linear problem", "'state'",
                     "state lines only after `family typestate S`",
                     "remove the line, or declare the problem `family typestate S`");
   uint32_t id;
@@ -121,14 +121,14 @@ static weir_status header(ifds_loader *L) {
 static weir_status header_done(ifds_loader *L) {
   ide_loader *I = of(L);
   if (!I->family_seen)
-    return at_token(L, 0, 0, "missing family line", "`facts`",
+    return at_token(L, 0, 0, "missing family line", "'facts'",
                     "`family linear` or `family typestate S` first",
                     "put the family line right after `weir-ide 1`");
   for (uint32_t s = 0; s < I->parts.states; ++s) {
     if (I->parts.state_name[s]) continue;
     char expected[64];
     snprintf(expected, sizeof expected, "`state %u NAME` before `facts`", s);
-    return at_token(L, 0, 0, "missing state line", "`facts`", expected,
+    return at_token(L, 0, 0, "missing state line", "'facts'", expected,
                     "name every state 0..S-1 of `family typestate S`");
   }
   return WEIR_OK;

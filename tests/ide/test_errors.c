@@ -1,0 +1,80 @@
+/* One malformed text per message of the IDE format (cases.inc), each
+ * asserting the exact message, that nothing is returned, and (under ASan)
+ * that nothing leaks; the IFDS loader refusing an IDE file; plain IFDS
+ * files loading as before. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "weir/ide.h"
+
+typedef struct bad_case {
+  const char *rule, *text, *message;
+} bad_case;
+
+#define CASE(rule, text, message) {#rule, text, message},
+static const bad_case cases[] = {
+#include "tests/ide/cases.inc"
+};
+#define CASE_COUNT (sizeof cases / sizeof cases[0])
+
+START_TEST(malformed_text) {
+  const bad_case *c = &cases[_i];
+  weir_ide_problem *p = (weir_ide_problem *)&p; /* must be reset to NULL */
+  weir_status s = weir_ide_load_memory("bad.ide", c->text, strlen(c->text), &p);
+  ck_assert_msg(s == WEIR_ERR_PARSE, "rule %s: status %d", c->rule, (int)s);
+  ck_assert_ptr_null(p);
+  ck_assert_msg(strcmp(weir_last_error(), c->message) == 0, "rule %s:\n got  %s\n want %s", c->rule,
+                weir_last_error(), c->message);
+}
+END_TEST
+
+START_TEST(ifds_loader_refuses_ide_file) {
+  const char *text = "# an IDE file\nweir-ide 1\nfamily linear\n";
+  weir_ifds_problem *p = NULL;
+  ck_assert_int_eq(weir_ifds_load_memory("x.ide", text, strlen(text), &p), WEIR_ERR_PARSE);
+  ck_assert_ptr_null(p);
+  ck_assert_str_eq(weir_last_error(),
+                   "x.ide:2:1: error: an IDE problem, not an IFDS problem (found 'weir-ide', "
+                   "expected `weir-ifds 1`). Fix: solve it as IDE (weir ide, weir_ide_load_file; "
+                   "see docs/ide-format.md).");
+}
+END_TEST
+
+/* The IFDS part of an IDE file is the IFDS problem: the same text without
+ * the IDE additions loads to the same arrays. */
+START_TEST(ifds_part_is_the_ifds_problem) {
+  const char *ide = "weir-ide 1\nfamily linear\nfacts 3\nprocs 1\nnodes 3\nproc 0 main 0 2\n"
+                    "edge 0 1 id,0>1 0>1=c3\nedge 1 2 id,1>2 1>2=2*x\nseed 0 0 bot\nend 2 0 0 1\n";
+  const char *ifds = "weir-ifds 1\nfacts 3\nprocs 1\nnodes 3\nproc 0 main 0 2\n"
+                     "edge 0 1 id,0>1\nedge 1 2 id,1>2\nseed 0 0\nend 2 0 0 1\n";
+  weir_ide_problem *a = NULL;
+  weir_ifds_problem *b = NULL;
+  ck_assert_int_eq(weir_ide_load_memory("a", ide, strlen(ide), &a), WEIR_OK);
+  ck_assert_int_eq(weir_ifds_load_memory("b", ifds, strlen(ifds), &b), WEIR_OK);
+  char *ta = NULL, *tb = NULL;
+  size_t na = 0, nb = 0;
+  FILE *fa = open_memstream(&ta, &na), *fb = open_memstream(&tb, &nb);
+  ck_assert_int_eq(weir_ifds_write_problem(a->ifds, fa), WEIR_OK);
+  ck_assert_int_eq(weir_ifds_write_problem(b, fb), WEIR_OK);
+  fclose(fa);
+  fclose(fb);
+  ck_assert_str_eq(ta, tb);
+  ck_assert_uint_eq(a->ann_count, 2);
+  ck_assert_uint_eq(a->fn_count, 3); /* identity, c3, 2*x */
+  free(ta);
+  free(tb);
+  weir_ide_problem_free(a);
+  weir_ifds_problem_free(b);
+}
+END_TEST
+
+Suite *ide_error_suite(void) {
+  Suite *s = suite_create("ide_errors");
+  TCase *t = tcase_create("errors");
+  tcase_add_loop_test(t, malformed_text, 0, (int)CASE_COUNT);
+  tcase_add_test(t, ifds_loader_refuses_ide_file);
+  tcase_add_test(t, ifds_part_is_the_ifds_problem);
+  suite_add_tcase(s, t);
+  return s;
+}
