@@ -258,8 +258,9 @@ static weir_status finish(ide_loader *I, weir_status s, weir_ifds_problem *ifds,
   return s;
 }
 
-weir_status weir_ide_load_memory(const char *name, const char *text, size_t length,
-                                 weir_ide_problem **out) {
+weir_status weir_ide_load_memory_ex(const char *name, const char *text, size_t length,
+                                    const weir_ifds_load_options *options,
+                                    weir_ide_problem **out) {
   if (!out)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_ide_load_memory: out is NULL. Fix: pass the address of a pointer.");
@@ -267,11 +268,12 @@ weir_status weir_ide_load_memory(const char *name, const char *text, size_t leng
   ide_loader I;
   loader_init(&I);
   weir_ifds_problem *ifds = NULL;
-  weir_status s = ifds_load_memory_with(name, text, length, NULL, &I.ext, &ifds);
+  weir_status s = ifds_load_memory_with(name, text, length, options, &I.ext, &ifds);
   return finish(&I, s, ifds, out);
 }
 
-weir_status weir_ide_load_file(const char *path, weir_ide_problem **out) {
+weir_status weir_ide_load_file_ex(const char *path, const weir_ifds_load_options *options,
+                                  weir_ide_problem **out) {
   if (!out)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_ide_load_file: out is NULL. Fix: pass the address of a pointer.");
@@ -279,6 +281,15 @@ weir_status weir_ide_load_file(const char *path, weir_ide_problem **out) {
   ide_loader I;
   loader_init(&I);
   weir_ifds_problem *ifds = NULL;
-  weir_status s = ifds_load_file_with(path, NULL, &I.ext, &ifds);
+  weir_status s = ifds_load_file_with(path, options, &I.ext, &ifds);
   return finish(&I, s, ifds, out);
+}
+
+weir_status weir_ide_load_memory(const char *name, const char *text, size_t length,
+                                 weir_ide_problem **out) {
+  return weir_ide_load_memory_ex(name, text, length, NULL, out);
+}
+
+weir_status weir_ide_load_file(const char *path, weir_ide_problem **out) {
+  return weir_ide_load_file_ex(path, NULL, out);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/core/struct_size.h"
 #include "engine/ide/solver.h"
 
 static void solver_free(ide_solver *s) {
@@ -22,6 +23,10 @@ weir_status weir_ide_solve_reference(const weir_ide_problem *problem, weir_ide_r
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_ide_solve_reference: problem or out is NULL. Fix: pass a loaded or "
                      "built problem and a result to fill.");
+  size_t stats_bytes = 0;
+  if (stats)
+    WEIR_TRY(weir_struct_out_size("weir_ide_solve_reference", "weir_ide_stats", stats,
+                                  WEIR_IDE_STATS_SIZE_V1, sizeof *stats, &stats_bytes));
   memset(out, 0, sizeof *out);
   ide_solver s;
   memset(&s, 0, sizeof s);
@@ -37,7 +42,8 @@ weir_status weir_ide_solve_reference(const weir_ide_problem *problem, weir_ide_r
   if (st == WEIR_OK) st = ide_phase1(&s);
   if (st == WEIR_OK) st = ide_phase2(&s, out);
   if (st != WEIR_OK) weir_ide_result_free(out);
-  if (stats) *stats = s.stats;
+  s.stats.struct_size = sizeof s.stats;
+  if (stats) weir_struct_out_copy(stats, &s.stats, stats_bytes, sizeof *stats);
   solver_free(&s);
   return st;
 }

@@ -129,6 +129,13 @@ WEIR_API void weir_ide_problem_free(weir_ide_problem *problem);
 WEIR_API weir_status weir_ide_load_file(const char *path, weir_ide_problem **out);
 WEIR_API weir_status weir_ide_load_memory(const char *name, const char *text, size_t length,
                                           weir_ide_problem **out);
+/* The same with the IFDS loader's options (NULL: none; .strict refuses a
+ * text without its `end` line). */
+WEIR_API weir_status weir_ide_load_file_ex(const char *path, const weir_ifds_load_options *options,
+                                           weir_ide_problem **out);
+WEIR_API weir_status weir_ide_load_memory_ex(const char *name, const char *text, size_t length,
+                                             const weir_ifds_load_options *options,
+                                             weir_ide_problem **out);
 
 /* ---- problems built in memory ---------------------------------------------
  *
@@ -194,16 +201,23 @@ typedef struct weir_ide_result {
   weir_ide_value *value;
 } weir_ide_result;
 
+/* Figures of a solve. struct_size: see weir/weir.h ("Structs the caller
+ * allocates"): set it with WEIR_IDE_STATS_INIT; the solver fills the bytes
+ * both sides know. */
 typedef struct weir_ide_stats {
+  size_t struct_size; /* sizeof(weir_ide_stats) */
   uint64_t path_edges;
   uint64_t jump_updates; /* times a jump function was lowered (phase 1) */
   uint64_t iterations;   /* worklist steps of phase 1 */
   uint64_t value_iterations; /* worklist steps of phase 2 */
 } weir_ide_stats;
 
+#define WEIR_IDE_STATS_INIT {.struct_size = sizeof(weir_ide_stats)}
+#define WEIR_IDE_STATS_SIZE_V1 (offsetof(weir_ide_stats, value_iterations) + sizeof(uint64_t))
+
 /* The serial reference: phase 1 computes a jump function per path edge,
  * phase 2 the values (docs/ide-format.md, "What a solver computes").
- * stats may be NULL. */
+ * stats may be NULL (else its struct_size is set, WEIR_IDE_STATS_INIT). */
 WEIR_API weir_status weir_ide_solve_reference(const weir_ide_problem *problem,
                                               weir_ide_result *out, weir_ide_stats *stats);
 WEIR_API void weir_ide_result_free(weir_ide_result *result);

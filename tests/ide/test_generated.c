@@ -13,7 +13,7 @@
 static void check_one(weir_ide_family family, uint64_t seed) {
   weir_ide_problem *p = ide_test_generate(family, seed);
   weir_ide_result r;
-  weir_ide_stats stats;
+  weir_ide_stats stats = WEIR_IDE_STATS_INIT;
   ck_assert_int_eq(weir_ide_solve_reference(p, &r, &stats), WEIR_OK);
   char *got = ide_test_rows(p, &r);
   uint64_t naive_edges = 0;
@@ -51,7 +51,7 @@ START_TEST(generated_are_interesting) {
   for (uint64_t seed = 1; seed <= 100; ++seed) {
     weir_ide_problem *p = ide_test_generate(WEIR_IDE_LINEAR, seed);
     weir_ide_result r;
-    weir_ide_stats stats;
+    weir_ide_stats stats = WEIR_IDE_STATS_INIT;
     ck_assert_int_eq(weir_ide_solve_reference(p, &r, &stats), WEIR_OK);
     for (uint64_t i = 0; i < r.hold_count; ++i) {
       consts += r.value[i].kind == WEIR_IDE_VALUE_CONST;
