@@ -75,7 +75,7 @@ weir_status weir_ide_builder_state(weir_ide_builder *b, uint32_t id, const char 
                "name states 0..S-1 of a typestate builder");
   if (!name || !ide_state_name_ok(name, strlen(name)))
     return bad(element, "malformed state name", found,
-               "letters, digits and _, not starting with a digit, not id, top or bot",
+               "1..64 letters, digits and _, not starting with a digit, not id, top or bot",
                "rename the state");
   for (uint32_t s = 0; s < p->states; ++s)
     if (s != id && p->state_name[s] && strcmp(p->state_name[s], name) == 0)

@@ -83,7 +83,7 @@ static weir_status state_line(ifds_loader *L, ide_loader *I) {
   ifds_quote(found, sizeof found, t->text, t->length);
   if (!ide_state_name_ok(t->text, t->length))
     return at_token(L, 2, 0, "malformed state name", found,
-                    "letters, digits and _, not starting with a digit, not id, top or bot",
+                    "1..64 letters, digits and _, not starting with a digit, not id, top or bot",
                     "rename the state");
   if (p->state_name[id])
     return at_token(L, 1, 0, "repeated state", found, "one state line per state ID",

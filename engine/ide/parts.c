@@ -126,7 +126,7 @@ weir_status ide_parts_seed(ide_parts *p, uint32_t node, uint32_t fact, weir_ide_
 }
 
 int ide_state_name_ok(const char *name, size_t n) {
-  if (n == 0 || (name[0] >= '0' && name[0] <= '9')) return 0;
+  if (n == 0 || n > IDE_STATE_NAME_MAX || (name[0] >= '0' && name[0] <= '9')) return 0;
   for (size_t i = 0; i < n; ++i) {
     char c = name[i];
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))

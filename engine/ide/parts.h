@@ -56,8 +56,11 @@ typedef weir_status (*ide_pair_report)(const ide_parts *p, size_t record, const 
 weir_status ide_parts_finish(ide_parts *p, weir_ifds_problem *ifds, ide_pair_report report,
                              weir_ide_problem **out);
 
-/* A state name: letters, digits and '_', not starting with a digit, not a
- * word of the function syntax (id, top, bot). 1 when fine. */
+/* A state name: 1..64 letters, digits and '_', not starting with a digit,
+ * not a word of the function syntax (id, top, bot). 1 when fine. The bound
+ * keeps a function's text (32 rows of 32 names) within IDE_FN_TEXT_MAX. */
+#define IDE_STATE_NAME_MAX 64
+#define IDE_FN_TEXT_MAX (WEIR_IDE_MAX_STATES * (IDE_STATE_NAME_MAX + 2) * (WEIR_IDE_MAX_STATES + 1) + 64)
 int ide_state_name_ok(const char *name, size_t length);
 
 #endif

@@ -122,6 +122,10 @@ static weir_status pairs(const ide_parts *p, weir_ide_problem *r, ide_pair_repor
   if (s == WEIR_OK) s = place(p, q, report, v);
   if (s == WEIR_OK) qsort(v, n, sizeof *v, placed_cmp);
   if (s == WEIR_OK) s = duplicates(p, v, n, report);
+  size_t m = 0; /* a pair given the identity is a pair given nothing: dropped */
+  for (size_t i = 0; s == WEIR_OK && i < n; ++i)
+    if (v[i].fn != 0) v[m++] = v[i];
+  n = m;
   for (size_t i = 0; s == WEIR_OK && i < n; ++i)
     r->ann_from[i] = v[i].d1, r->ann_to[i] = v[i].d2, r->ann_fn[i] = v[i].fn;
   r->ann_count = (uint32_t)n;

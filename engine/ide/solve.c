@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine/core/struct_size.h"
+#include "engine/ide/parts.h"
 #include "engine/ide/solver.h"
 
 static void solver_free(ide_solver *s) {
@@ -67,7 +68,7 @@ weir_status weir_ide_write_result(const weir_ide_problem *p, const weir_ide_resu
   ifds_out_str(&o, "\nholds ");
   ifds_out_u64(&o, r->hold_count);
   ifds_out_char(&o, '\n');
-  char value[512];
+  char value[WEIR_IDE_VALUE_TEXT_MAX];
   for (uint64_t i = 0; i < r->hold_count; ++i) {
     ifds_out_u64(&o, r->hold_node[i]);
     ifds_out_char(&o, ' ');

@@ -213,3 +213,44 @@ void weir_ide_format_value(const weir_ide_problem *r, const weir_ide_value *v, c
     if (at < cap) snprintf(out + at, cap - at, "}");
   }
 }
+
+/* A state's name as the problem stores it. */
+static void state_name(const weir_ide_problem *r, uint32_t s, char *out, size_t cap) {
+  int len = (int)(r->state_name_offset[s + 1] - r->state_name_offset[s]);
+  snprintf(out, cap, "%.*s", len, r->state_names + r->state_name_offset[s]);
+}
+
+/* Rows that differ from the identity, `NAME>{A|B}` joined by ';'. */
+static int format_typestate(const weir_ide_problem *r, const weir_ide_typestate_fn *f, char *out,
+                            size_t cap) {
+  if (f->gen) return 1;
+  weir_ide_fn id = ide_ts_identity(r->state_count);
+  size_t at = 0;
+  int any = 0, empty = 1;
+  for (uint32_t s = 0; s < r->state_count; ++s) empty &= f->to[s] == 0;
+  if (empty) return snprintf(out, cap, "top"), 0;
+  for (uint32_t s = 0; s < r->state_count && at < cap; ++s) {
+    if (f->to[s] == id.u.typestate.to[s]) continue;
+    char name[IDE_STATE_NAME_MAX + 1], set[WEIR_IDE_VALUE_TEXT_MAX];
+    state_name(r, s, name, sizeof name);
+    weir_ide_value v = ide_value(WEIR_IDE_VALUE_STATES, f->to[s], 0);
+    weir_ide_format_value(r, &v, set, sizeof set);
+    at += (size_t)snprintf(out + at, cap - at, "%s%s>%s", any ? ";" : "", name, set);
+    any = 1;
+  }
+  if (!any) snprintf(out, cap, "id");
+  return 0;
+}
+
+int ide_format_fn(const weir_ide_problem *r, const weir_ide_fn *f, char *out, size_t cap) {
+  if (f->family == WEIR_IDE_TYPESTATE) return format_typestate(r, &f->u.typestate, out, cap);
+  const weir_ide_linear_fn *l = &f->u.linear;
+  if (l->kind == WEIR_IDE_LIN_TOP) snprintf(out, cap, "top");
+  else if (l->kind == WEIR_IDE_LIN_BOT) snprintf(out, cap, "bot");
+  else if (l->kind == WEIR_IDE_LIN_CONST) snprintf(out, cap, "c%lld", (long long)l->b);
+  else if (l->a == 1 && l->b == 0) snprintf(out, cap, "id");
+  else if (l->b < 0) /* the magnitude as unsigned: INT64_MIN too */
+    snprintf(out, cap, "%lld*x-%llu", (long long)l->a, (unsigned long long)(0 - (uint64_t)l->b));
+  else snprintf(out, cap, "%lld*x+%lld", (long long)l->a, (long long)l->b);
+  return 0;
+}

@@ -111,7 +111,7 @@ typedef struct weir_ide_problem {
    * ifds->succ_node; call_ann_offset[C + 1] over the call-to-return
    * functions; callee_call_ann_offset and callee_return_ann_offset [K + 1]
    * over the callees (ifds->callee_proc). A pair not listed carries the
-   * identity. */
+   * identity (and a pair given the identity is not listed). */
   uint32_t *edge_ann_offset, *call_ann_offset;
   uint32_t *callee_call_ann_offset, *callee_return_ann_offset;
   uint32_t ann_count;
@@ -137,6 +137,12 @@ WEIR_API weir_status weir_ide_load_memory_ex(const char *name, const char *text,
                                              const weir_ifds_load_options *options,
                                              weir_ide_problem **out);
 
+/* Writes the problem in the text format (the IFDS writer's canonical order,
+ * the functions of each element's pairs after its flow, `end` last):
+ * loading it gives the same problem. WEIR_ERR_UNSUPPORTED for a typestate
+ * function with `gen` set (only the builder makes those). */
+WEIR_API weir_status weir_ide_write_problem(const weir_ide_problem *problem, FILE *out);
+
 /* ---- problems built in memory ---------------------------------------------
  *
  * An IDE builder owns an IFDS builder (weir_ide_builder_ifds) that takes the
@@ -154,8 +160,9 @@ WEIR_API weir_status weir_ide_builder_create(weir_ide_family family, uint32_t st
 /* The graph: procedures, flows, edges, calls, callees (not seeds: use
  * weir_ide_builder_seed). Owned by the IDE builder. */
 WEIR_API weir_ifds_builder *weir_ide_builder_ifds(weir_ide_builder *builder);
-/* Typestate: the name of state `id` (a token of letters, digits and '_',
- * not starting with a digit, unique). Unnamed states are named sID. */
+/* Typestate: the name of state `id` (1..64 letters, digits and '_', not
+ * starting with a digit, not id, top or bot, unique). Unnamed states are
+ * named sID. */
 WEIR_API weir_status weir_ide_builder_state(weir_ide_builder *builder, uint32_t id,
                                             const char *name);
 /* Which function of an element a pair's edge function belongs to. */
@@ -223,7 +230,10 @@ WEIR_API weir_status weir_ide_solve_reference(const weir_ide_problem *problem,
 WEIR_API void weir_ide_result_free(weir_ide_result *result);
 
 /* Writes a value as the format spells it: `top`, `bot`, `-17` (linear);
- * `{opened|closed}` or `{}` (typestate, by state name). */
+ * `{opened|closed}` or `{}` (typestate, by state name). A buffer of
+ * WEIR_IDE_VALUE_TEXT_MAX bytes always holds it (32 names of at most 64
+ * bytes); a shorter one gets it cut. */
+#define WEIR_IDE_VALUE_TEXT_MAX (32 * 65 + 3)
 WEIR_API void weir_ide_format_value(const weir_ide_problem *problem, const weir_ide_value *value,
                                     char *out, size_t cap);
 /* The result file: "weir-ide-result 1", "path-edges E", "holds H", then

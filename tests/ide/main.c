@@ -10,6 +10,7 @@ Suite *ide_micro_suite(void);
 Suite *ide_error_suite(void);
 Suite *ide_builder_suite(void);
 Suite *ide_generated_suite(void);
+Suite *ide_write_suite(void);
 
 int main(void) {
   SRunner *runner = srunner_create(ide_algebra_suite());
@@ -17,5 +18,6 @@ int main(void) {
   srunner_add_suite(runner, ide_error_suite());
   srunner_add_suite(runner, ide_builder_suite());
   srunner_add_suite(runner, ide_generated_suite());
+  srunner_add_suite(runner, ide_write_suite());
   return weir_check_run(runner);
 }

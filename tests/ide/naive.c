@@ -121,7 +121,7 @@ static weir_ide_value *entries(naive *s) {
 }
 
 static char *rows(naive *s, const weir_ide_value *entry) {
-  char *text = NULL, value[256];
+  char *text = NULL, value[WEIR_IDE_VALUE_TEXT_MAX];
   size_t size = 0;
   FILE *out = open_memstream(&text, &size);
   for (uint32_t n = 0; n < s->g->node_count; ++n)

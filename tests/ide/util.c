@@ -11,7 +11,7 @@ char *ide_test_rows(const weir_ide_problem *p, const weir_ide_result *r) {
   size_t size = 0;
   FILE *f = open_memstream(&text, &size);
   ck_assert_ptr_nonnull(f);
-  char value[256];
+  char value[WEIR_IDE_VALUE_TEXT_MAX];
   for (uint64_t i = 0; i < r->hold_count; ++i) {
     weir_ide_format_value(p, &r->value[i], value, sizeof value);
     fprintf(f, "%u %u %s\n", r->hold_node[i], r->hold_fact[i], value);
