@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "weir/ifds.h"
+#include "weir/ifds_gen.h"
 #include "weir/status.h"
 
 #ifdef __cplusplus
@@ -142,6 +143,18 @@ WEIR_API weir_status weir_ide_load_memory_ex(const char *name, const char *text,
  * loading it gives the same problem. WEIR_ERR_UNSUPPORTED for a typestate
  * function with `gen` set (only the builder makes those). */
 WEIR_API weir_status weir_ide_write_problem(const weir_ide_problem *problem, FILE *out);
+
+/* A generated IDE problem: the IFDS problem of weir_ifds_generate_problem
+ * for `options` (any preset), with edge functions drawn for some of its pairs
+ * and values for its seeds, from options->seed. states: typestate 1..32
+ * (named s0...), ignored for linear. The same options give the same
+ * problem; weir_ide_generate writes it (a comment line with the options,
+ * then weir_ide_write_problem's text). */
+WEIR_API weir_status weir_ide_generate_problem(const weir_ifds_gen_options *options,
+                                               weir_ide_family family, uint32_t states,
+                                               weir_ide_problem **out);
+WEIR_API weir_status weir_ide_generate(const weir_ifds_gen_options *options,
+                                       weir_ide_family family, uint32_t states, FILE *out);
 
 /* ---- problems built in memory ---------------------------------------------
  *

@@ -10,8 +10,8 @@
 #include "tests/ide/naive.h"
 #include "tests/ide/util.h"
 
-static void check_one(weir_ide_family family, uint64_t seed) {
-  weir_ide_problem *p = ide_test_generate(family, seed);
+/* The reference against the naive solver and the IFDS reference on p (freed). */
+static void check_problem(weir_ide_problem *p, weir_ide_family family, uint64_t seed) {
   weir_ide_result r;
   weir_ide_stats stats = WEIR_IDE_STATS_INIT;
   ck_assert_int_eq(weir_ide_solve_reference(p, &r, &stats), WEIR_OK);
@@ -33,6 +33,26 @@ static void check_one(weir_ide_family family, uint64_t seed) {
   weir_ide_result_free(&r);
   weir_ide_problem_free(p);
 }
+
+static void check_one(weir_ide_family family, uint64_t seed) {
+  check_problem(ide_test_generate(family, seed), family, seed);
+}
+
+/* The library's generator (weir gen --ide) on every IFDS preset, kept small
+ * for the naive solver's dense tables. */
+START_TEST(library_generator_presets) {
+  for (int preset = 0; preset < WEIR_IFDS_PRESET_COUNT; ++preset)
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      weir_ifds_gen_options o = {.preset = (weir_ifds_preset)preset, .procs = 6,
+                                 .nodes_per_proc = 6, .facts = 5, .seeds = 2, .seed = seed};
+      weir_ide_family family = seed % 2 ? WEIR_IDE_LINEAR : WEIR_IDE_TYPESTATE;
+      weir_ide_problem *p = NULL;
+      ck_assert_msg(weir_ide_generate_problem(&o, family, 3, &p) == WEIR_OK, "%s",
+                    weir_last_error());
+      check_problem(p, family, seed);
+    }
+}
+END_TEST
 
 START_TEST(generated_linear) {
   for (uint64_t seed = 1; seed <= 400; ++seed) check_one(WEIR_IDE_LINEAR, seed);
@@ -74,6 +94,7 @@ Suite *ide_generated_suite(void) {
   tcase_add_test(t, generated_linear);
   tcase_add_test(t, generated_typestate);
   tcase_add_test(t, generated_are_interesting);
+  tcase_add_test(t, library_generator_presets);
   suite_add_tcase(s, t);
   return s;
 }
