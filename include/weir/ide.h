@@ -171,7 +171,8 @@ WEIR_API weir_status weir_ide_builder_create(weir_ide_family family, uint32_t st
                                              uint32_t facts, uint32_t procs, uint32_t nodes,
                                              weir_ide_builder **out);
 /* The graph: procedures, flows, edges, calls, callees (not seeds: use
- * weir_ide_builder_seed). Owned by the IDE builder. */
+ * weir_ide_builder_seed; a seed given here directly starts at ⊤). Owned by
+ * the IDE builder. */
 WEIR_API weir_ifds_builder *weir_ide_builder_ifds(weir_ide_builder *builder);
 /* Typestate: the name of state `id` (1..64 letters, digits and '_', not
  * starting with a digit, not id, top or bot, unique). Unnamed states are
