@@ -119,10 +119,25 @@ WEIR_IDE_FN weir_ide_fn ide_ts_identity(uint32_t states) {
   return f;
 }
 
+/* The index of the lowest set bit of x != 0 (a kernel defines its own). */
+#ifndef WEIR_IDE_LOW_BIT
+#if defined(__GNUC__)
+#define WEIR_IDE_LOW_BIT(x) ((uint32_t)__builtin_ctz(x))
+#else
+WEIR_IDE_FN uint32_t ide_low_bit(uint32_t x) {
+  uint32_t i = 0;
+  while (!(x >> i & 1u)) ++i;
+  return i;
+}
+#define WEIR_IDE_LOW_BIT(x) ide_low_bit(x)
+#endif
+#endif
+
+/* f(set): a loop over the set's states only (composition is 32 of these
+ * and dominated the reference solver's time as a 32 x 32 loop). */
 WEIR_IDE_FN uint32_t ide_ts_image(const weir_ide_typestate_fn *f, uint32_t set) {
   uint32_t out = f->gen;
-  for (int s = 0; s < WEIR_IDE_MAX_STATES; ++s)
-    if (set >> s & 1u) out |= f->to[s];
+  for (; set; set &= set - 1) out |= f->to[WEIR_IDE_LOW_BIT(set)];
   return out;
 }
 
@@ -138,8 +153,7 @@ WEIR_IDE_FN weir_ide_fn ide_ts_compose(const weir_ide_typestate_fn *g,
   h.u.typestate.gen = ide_ts_image(g, f->gen);
   for (int s = 0; s < WEIR_IDE_MAX_STATES; ++s) {
     uint32_t row = 0;
-    for (int t = 0; t < WEIR_IDE_MAX_STATES; ++t)
-      if (f->to[s] >> t & 1u) row |= g->to[t];
+    for (uint32_t set = f->to[s]; set; set &= set - 1) row |= g->to[WEIR_IDE_LOW_BIT(set)];
     h.u.typestate.to[s] = row;
   }
   ide_ts_canonical(&h.u.typestate);
