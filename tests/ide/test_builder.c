@@ -135,12 +135,41 @@ START_TEST(builder_pair_rules) {
 }
 END_TEST
 
+/* weir_ide_stats: a newer caller's larger struct gets its unknown bytes
+ * zeroed, a struct_size below the first version is refused untouched. */
+START_TEST(stats_struct_size) {
+  weir_ide_problem *p = build_lcp();
+  weir_ide_result r;
+  enum { EXTRA = 24 };
+  unsigned char *big = malloc(sizeof(weir_ide_stats) + EXTRA);
+  memset(big, 0xab, sizeof(weir_ide_stats) + EXTRA);
+  size_t n = sizeof(weir_ide_stats) + EXTRA;
+  memcpy(big, &n, sizeof n);
+  ck_assert_int_eq(weir_ide_solve_reference(p, &r, (weir_ide_stats *)big), WEIR_OK);
+  weir_ide_stats got;
+  memcpy(&got, big, sizeof got);
+  ck_assert_uint_eq(got.struct_size, n);
+  ck_assert_uint_eq(got.path_edges, r.path_edges);
+  for (size_t i = 0; i < EXTRA; ++i) ck_assert_uint_eq(big[sizeof(weir_ide_stats) + i], 0);
+  weir_ide_result_free(&r);
+  free(big);
+  weir_ide_stats small;
+  memset(&small, 0x5a, sizeof small);
+  small.struct_size = 3;
+  ck_assert_int_eq(weir_ide_solve_reference(p, &r, &small), WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull(strstr(weir_last_error(), "weir_ide_stats"));
+  ck_assert_uint_eq(small.path_edges, 0x5a5a5a5a5a5a5a5aull);
+  weir_ide_problem_free(p);
+}
+END_TEST
+
 Suite *ide_builder_suite(void) {
   Suite *s = suite_create("ide_builder");
   TCase *t = tcase_create("builder");
   tcase_add_test(t, built_equals_loaded);
   tcase_add_test(t, builder_messages);
   tcase_add_test(t, builder_pair_rules);
+  tcase_add_test(t, stats_struct_size);
   suite_add_tcase(s, t);
   return s;
 }
