@@ -21,14 +21,14 @@ static uint32_t below(ide_gen *g, uint32_t n) {
   return n ? (uint32_t)(ifds_mix64(g->rng) % n) : 0;
 }
 
-static weir_ide_fn linear_fn(ide_gen *g, uint32_t d1, uint32_t d2) {
+/* d1 == 0: a generated fact, which gets a constant. */
+static weir_ide_fn linear_fn(ide_gen *g, uint32_t d1) {
   uint32_t r = below(g, 100);
   if (r < 2) return ide_lin(WEIR_IDE_LIN_BOT, 0, 0);
   if (r < 4) return ide_lin(WEIR_IDE_LIN_TOP, 0, 0);
   if (d1 == 0 || r < 40) return ide_lin(WEIR_IDE_LIN_CONST, 0, (int64_t)below(g, 11) - 5);
   static const int64_t a[] = {1, 2, -1, 1}, b[] = {1, 0, 0, -1};
   uint32_t k = below(g, 4);
-  (void)d2;
   return ide_lin(WEIR_IDE_LIN_AFFINE, a[k], b[k]);
 }
 
@@ -49,7 +49,7 @@ static weir_ide_fn typestate_fn(ide_gen *g, uint32_t d1) {
 
 static weir_status pair(ide_gen *g, uint32_t site, uint32_t a, uint32_t b, uint32_t d1,
                         uint32_t d2) {
-  weir_ide_fn f = g->family == WEIR_IDE_LINEAR ? linear_fn(g, d1, d2) : typestate_fn(g, d1);
+  weir_ide_fn f = g->family == WEIR_IDE_LINEAR ? linear_fn(g, d1) : typestate_fn(g, d1);
   uint32_t index;
   WEIR_TRY(ide_parts_fn(&g->parts, &f, &index));
   return ide_parts_pair(&g->parts, site, a, b, d1, d2, index, 0);
