@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tools/commands.h"
+#include "tools/output.h"
 #include "weir/ide.h"
 
 static void usage(FILE *out) {
@@ -50,12 +51,22 @@ int weir_cmd_ide(int argc, char **argv) {
   weir_ide_result r;
   weir_ide_stats stats = WEIR_IDE_STATS_INIT;
   s = weir_ide_solve_reference(p, &r, &stats);
-  FILE *out = stdout;
-  if (s == WEIR_OK && result_path && !(out = fopen(result_path, "w")))
-    s = weir_fail(WEIR_ERR_IO, "cannot open '%s' for writing. Fix: check the path.", result_path);
-  if (s == WEIR_OK) s = weir_ide_write_result(p, &r, out);
-  if (out && out != stdout && fclose(out) != 0 && s == WEIR_OK)
-    s = weir_fail(WEIR_ERR_IO, "writing '%s' failed. Fix: check the disk.", result_path);
+  /* Through a temporary file renamed into place (tools/output.h), as weir solve -o: a
+   * failed write (a full disk, ulimit -f) leaves no partial result and an earlier file
+   * at RESULT untouched; the message names the path, the system's reason and a Fix. */
+  weir_cli_output *output = NULL;
+  FILE *out = NULL;
+  if (s == WEIR_OK)
+    s = weir_cli_output_open(result_path ? result_path : "-", problem_path, &output, &out);
+  if (s == WEIR_OK) {
+    s = weir_ide_write_result(p, &r, out);
+    if (s == WEIR_OK) {
+      s = weir_cli_output_commit(output);
+    } else {
+      weir_cli_output_abort(output);
+      weir_fail_context(s, "writing '%s'", result_path ? result_path : "standard output");
+    }
+  }
   fflush(stdout);
   if (s == WEIR_OK)
     fprintf(stderr, "solved %s: %u nodes, %u facts, %llu path edges, %llu holds, %llu jump "
@@ -64,5 +75,6 @@ int weir_cmd_ide(int argc, char **argv) {
             (unsigned long long)stats.jump_updates);
   weir_ide_result_free(&r);
   weir_ide_problem_free(p);
-  return s == WEIR_OK ? 0 : fail(weir_last_error(), 1);
+  /* an output that is the problem file itself is a usage error, as in weir solve */
+  return s == WEIR_OK ? 0 : fail(weir_last_error(), s == WEIR_ERR_INVALID_ARGUMENT ? 2 : 1);
 }
