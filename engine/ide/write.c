@@ -8,17 +8,16 @@
 #include "engine/ifds/internal.h"
 
 /* The FUNCTIONS token of pairs [lo, hi) (nothing when empty and not
- * `placeholder`, `-` when empty and it is). 1: a function it cannot write. */
-static int functions(ifds_out *o, const weir_ide_problem *r, uint32_t lo, uint32_t hi,
-                     int placeholder) {
+ * `placeholder`, `-` when empty and it is), formatted in `text`
+ * (IDE_FN_TEXT_MAX bytes). Every function was checked to be expressible. */
+static void functions(ifds_out *o, const weir_ide_problem *r, uint32_t lo, uint32_t hi,
+                      int placeholder, char *text) {
   if (lo == hi) {
     if (placeholder) ifds_out_str(o, " -");
-    return 0;
+    return;
   }
-  char *text = malloc(IDE_FN_TEXT_MAX);
-  if (!text) return 1;
   for (uint32_t i = lo; i < hi; ++i) {
-    if (ide_format_fn(r, &r->fns[r->ann_fn[i]], text, IDE_FN_TEXT_MAX)) return free(text), 1;
+    ide_format_fn(r, &r->fns[r->ann_fn[i]], text, IDE_FN_TEXT_MAX);
     ifds_out_char(o, i == lo ? ' ' : ',');
     ifds_out_u64(o, r->ann_from[i]);
     ifds_out_char(o, '>');
@@ -26,7 +25,13 @@ static int functions(ifds_out *o, const weir_ide_problem *r, uint32_t lo, uint32
     ifds_out_char(o, '=');
     ifds_out_str(o, text);
   }
-  free(text);
+}
+
+/* Whether the text can express every function a pair carries: 0, or 1 (a
+ * typestate function with a `gen` set). Checked before a byte is written. */
+static int inexpressible(const weir_ide_problem *r, char *text) {
+  for (uint32_t i = 0; i < r->ann_count; ++i)
+    if (ide_format_fn(r, &r->fns[r->ann_fn[i]], text, IDE_FN_TEXT_MAX)) return 1;
   return 0;
 }
 
@@ -79,30 +84,28 @@ static void element(ifds_out *o, const weir_ide_problem *r, const char *word, ui
   ifds_out_flow(o, &r->ifds->flows, flow);
 }
 
-static int body(ifds_out *o, const weir_ide_problem *r) {
+static void body(ifds_out *o, const weir_ide_problem *r, char *text) {
   const weir_ifds_problem *p = r->ifds;
-  int bad = 0;
   for (uint32_t n = 0; n < p->node_count; ++n)
     for (uint32_t e = p->succ_offset[n]; e < p->succ_offset[n + 1]; ++e) {
       element(o, r, "edge ", n, p->succ_node[e], p->succ_flow[e]);
-      bad |= functions(o, r, r->edge_ann_offset[e], r->edge_ann_offset[e + 1], 0);
+      functions(o, r, r->edge_ann_offset[e], r->edge_ann_offset[e + 1], 0, text);
       ifds_out_char(o, '\n');
     }
   for (uint32_t c = 0; c < p->call_count; ++c) {
     element(o, r, "call ", p->call_node[c], p->call_return[c], p->call_flow[c]);
-    bad |= functions(o, r, r->call_ann_offset[c], r->call_ann_offset[c + 1], 0);
+    functions(o, r, r->call_ann_offset[c], r->call_ann_offset[c + 1], 0, text);
     ifds_out_char(o, '\n');
     for (uint32_t k = p->callee_offset[c]; k < p->callee_offset[c + 1]; ++k) {
       element(o, r, "callee ", p->call_node[c], p->callee_proc[k], p->callee_call_flow[k]);
       ifds_out_char(o, ' ');
       ifds_out_flow(o, &p->flows, p->callee_return_flow[k]);
       int ret = r->callee_return_ann_offset[k] < r->callee_return_ann_offset[k + 1];
-      bad |= functions(o, r, r->callee_call_ann_offset[k], r->callee_call_ann_offset[k + 1], ret);
-      bad |= functions(o, r, r->callee_return_ann_offset[k], r->callee_return_ann_offset[k + 1], 0);
+      functions(o, r, r->callee_call_ann_offset[k], r->callee_call_ann_offset[k + 1], ret, text);
+      functions(o, r, r->callee_return_ann_offset[k], r->callee_return_ann_offset[k + 1], 0, text);
       ifds_out_char(o, '\n');
     }
   }
-  return bad;
 }
 
 static void seeds_and_end(ifds_out *o, const weir_ide_problem *r) {
@@ -133,18 +136,26 @@ weir_status weir_ide_write_problem(const weir_ide_problem *r, FILE *out) {
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_ide_write_problem: problem or out is NULL. Fix: pass both.");
   ifds_out *o = malloc(sizeof *o);
-  if (!o)
+  char *text = malloc(IDE_FN_TEXT_MAX);
+  if (!o || !text) {
+    free(o);
+    free(text);
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "allocating the output buffer failed. Fix: free memory.");
+  }
+  if (inexpressible(r, text)) { /* refused before a byte is written */
+    free(o);
+    free(text);
+    return weir_fail(WEIR_ERR_UNSUPPORTED,
+                     "weir_ide_write_problem: a typestate function has a `gen` set (states it "
+                     "gives whatever it is applied to), which the text format cannot express; "
+                     "nothing was written. Fix: build such functions as rows (*>STATE) instead.");
+  }
   ifds_out_init(o, out);
   header(o, r);
-  int bad = body(o, r);
+  body(o, r, text);
   seeds_and_end(o, r);
   weir_status s = ifds_out_finish(o, "the IDE problem");
   free(o);
-  if (s == WEIR_OK && bad)
-    s = weir_fail(WEIR_ERR_UNSUPPORTED,
-                  "weir_ide_write_problem: a typestate function has a `gen` set (states it gives "
-                  "whatever it is applied to), which the text format cannot express; the text "
-                  "written is incomplete. Fix: build such functions as rows (*>STATE) instead.");
+  free(text);
   return s;
 }

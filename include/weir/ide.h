@@ -140,8 +140,10 @@ WEIR_API weir_status weir_ide_load_memory_ex(const char *name, const char *text,
 
 /* Writes the problem in the text format (the IFDS writer's canonical order,
  * the functions of each element's pairs after its flow, `end` last):
- * loading it gives the same problem. WEIR_ERR_UNSUPPORTED for a typestate
- * function with `gen` set (only the builder makes those). */
+ * loading it gives the same problem. WEIR_OK; WEIR_ERR_INVALID_ARGUMENT
+ * (NULL); WEIR_ERR_UNSUPPORTED for a typestate function with `gen` set
+ * (only the builder makes those), checked before anything is written, so
+ * that nothing is; WEIR_ERR_OUT_OF_MEMORY; WEIR_ERR_IO when a write fails. */
 WEIR_API weir_status weir_ide_write_problem(const weir_ide_problem *problem, FILE *out);
 
 /* A generated IDE problem: the IFDS problem of weir_ifds_generate_problem
