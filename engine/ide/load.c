@@ -8,12 +8,17 @@
 #include "engine/ide/fn.h"
 #include "engine/ide/text.h"
 #include "engine/ifds/load.h"
+#include "engine/ifds/tables.h"
 
 typedef struct ide_loader {
   ifds_load_ext ext;
   ide_parts parts;
   int family_seen;
   weir_status init_status; /* of ide_parts_init, deferred to the family line */
+  /* The pairs of the FUNCTIONS token being read: (d1, d2) -> the token's stamp,
+   * so a repeated pair costs a hash lookup, not a scan of the token's pairs. */
+  ifds_map token_pairs;
+  uint32_t token_stamp;
 } ide_loader;
 
 static ide_loader *of(ifds_loader *L) { return L->ext->user; }
@@ -179,20 +184,26 @@ static weir_status functions(ifds_loader *L, size_t i, uint32_t site, uint32_t a
   if (i >= L->tok_count) return WEIR_OK;
   const ifds_token *t = &L->tok[i];
   if (is(t, "-")) return WEIR_OK;
-  size_t start = 0, first_record = of(L)->parts.ann_site.len;
+  ide_loader *I = of(L);
+  if (++I->token_stamp == 0) { /* stamps wrapped: forget every earlier token's pairs */
+    ifds_map_free(&I->token_pairs);
+    I->token_stamp = 1;
+  }
+  size_t start = 0;
   while (start <= t->length) {
     const char *comma = memchr(t->text + start, ',', t->length - start);
     size_t end = comma ? (size_t)(comma - t->text) : t->length;
-    uint32_t v[3];
+    uint32_t v[3], *stamp;
+    int added;
     WEIR_TRY(item(L, i, start, end - start, flow, v));
-    const ide_parts *p = &of(L)->parts;
-    for (size_t r = first_record; r < p->ann_site.len; ++r)
-      if (p->ann_d1.data[r] == v[0] && p->ann_d2.data[r] == v[1]) {
-        char found[32];
-        snprintf(found, sizeof found, "pair %u>%u a second time", v[0], v[1]);
-        return at_token(L, i, start, "repeated edge function for a pair", found,
-                        "one function per pair", "give each pair one function");
-      }
+    WEIR_TRY(ifds_map_upsert(&I->token_pairs, ifds_key(v[0], v[1]), I->token_stamp, &stamp, &added));
+    if (!added && *stamp == I->token_stamp) {
+      char found[32];
+      snprintf(found, sizeof found, "pair %u>%u a second time", v[0], v[1]);
+      return at_token(L, i, start, "repeated edge function for a pair", found,
+                      "one function per pair", "give each pair one function");
+    }
+    *stamp = I->token_stamp;
     WEIR_TRY(ide_parts_pair(&of(L)->parts, site, a, b, v[0], v[1], v[2], ifds_line32(L)));
     start = end + 1;
   }
@@ -255,6 +266,7 @@ static weir_status finish(ide_loader *I, weir_status s, weir_ifds_problem *ifds,
                           weir_ide_problem **out) {
   if (s == WEIR_OK) s = ide_parts_finish(&I->parts, ifds, no_report, out);
   ide_parts_release(&I->parts);
+  ifds_map_free(&I->token_pairs);
   return s;
 }
 

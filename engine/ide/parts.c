@@ -18,15 +18,31 @@ ide_flow_view ide_flow_view_of_flows(const weir_ifds_flows *f) {
   return v;
 }
 
+/* Both tables keep a function's kills sorted and its pairs sorted by (from,
+ * to) (include/weir/ifds.h): binary searches, so that a token of many pairs
+ * with a function on each costs O(log n) per pair, not O(n). */
+static int has_kill(const ide_flow_view *v, uint32_t f, uint32_t d) {
+  uint32_t lo = v->kill_offset[f], hi = v->kill_offset[f + 1];
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (v->kill_fact[mid] == d) return 1;
+    if (v->kill_fact[mid] < d) lo = mid + 1;
+    else hi = mid;
+  }
+  return 0;
+}
+
 int ide_flow_has_pair(const ide_flow_view *v, uint32_t f, uint32_t d1, uint32_t d2) {
   if (d1 == 0 && d2 == 0) return 1;
-  if (d1 == d2 && v->identity[f]) {
-    int killed = 0;
-    for (uint32_t k = v->kill_offset[f]; k < v->kill_offset[f + 1]; ++k) killed |= v->kill_fact[k] == d1;
-    if (!killed) return 1;
+  if (d1 == d2 && v->identity[f] && !has_kill(v, f, d1)) return 1;
+  uint32_t lo = v->pair_offset[f], hi = v->pair_offset[f + 1];
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    uint32_t from = v->pair_from[mid], to = v->pair_to[mid];
+    if (from == d1 && to == d2) return 1;
+    if (from < d1 || (from == d1 && to < d2)) lo = mid + 1;
+    else hi = mid;
   }
-  for (uint32_t k = v->pair_offset[f]; k < v->pair_offset[f + 1]; ++k)
-    if (v->pair_from[k] == d1 && v->pair_to[k] == d2) return 1;
   return 0;
 }
 

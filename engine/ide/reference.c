@@ -24,24 +24,40 @@
 
 #include "engine/ide/solver.h"
 
+/* A flow function's kills are sorted and its pairs sorted by (from, to), and
+ * an element's edge-function pairs sorted by (d1, d2) (include/weir/ifds.h,
+ * ide.h): every lookup below is a binary search, so that a token of many
+ * pairs costs O(log n) per step of the solver, not O(n). */
+static uint32_t lower_bound(const uint32_t *from, const uint32_t *to, uint32_t lo, uint32_t hi,
+                            uint32_t d1, uint32_t d2) {
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (from[mid] < d1 || (from[mid] == d1 && to && to[mid] < d2)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 weir_status ide_flow_targets(const weir_ifds_flows *fl, uint32_t f, uint32_t d, ifds_vec *out) {
   out->len = 0;
   int self = d == 0;
   if (!self && fl->identity[f]) {
-    self = 1;
-    for (uint32_t k = fl->kill_offset[f]; k < fl->kill_offset[f + 1]; ++k)
-      if (fl->kill_fact[k] == d) self = 0;
+    uint32_t hi = fl->kill_offset[f + 1];
+    uint32_t k = lower_bound(fl->kill_fact, NULL, fl->kill_offset[f], hi, d, 0);
+    self = k == hi || fl->kill_fact[k] != d;
   }
   if (self) WEIR_TRY(ifds_vec_push(out, d));
-  for (uint32_t k = fl->pair_offset[f]; k < fl->pair_offset[f + 1]; ++k)
-    if (fl->pair_from[k] == d) WEIR_TRY(ifds_vec_push(out, fl->pair_to[k]));
+  uint32_t hi = fl->pair_offset[f + 1];
+  for (uint32_t k = lower_bound(fl->pair_from, NULL, fl->pair_offset[f], hi, d, 0);
+       k < hi && fl->pair_from[k] == d; ++k)
+    WEIR_TRY(ifds_vec_push(out, fl->pair_to[k]));
   return WEIR_OK;
 }
 
 const weir_ide_fn *ide_pair_fn(const weir_ide_problem *p, const uint32_t *offsets, uint32_t e,
                                uint32_t d1, uint32_t d2) {
-  for (uint32_t i = offsets[e]; i < offsets[e + 1]; ++i)
-    if (p->ann_from[i] == d1 && p->ann_to[i] == d2) return &p->fns[p->ann_fn[i]];
+  uint32_t hi = offsets[e + 1], i = lower_bound(p->ann_from, p->ann_to, offsets[e], hi, d1, d2);
+  if (i < hi && p->ann_from[i] == d1 && p->ann_to[i] == d2) return &p->fns[p->ann_fn[i]];
   return &p->fns[0]; /* the identity */
 }
 

@@ -2,6 +2,7 @@
  * the comments): both families, straight lines, a summary reused by two
  * callers, recursion, a loop, and the typestate of a file closed twice. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,6 +152,64 @@ START_TEST(seeds_merge) {
 }
 END_TEST
 
+/* Tokens of many pairs (the loader's pair lookups and repeated-pair check,
+ * the solver's flow and edge-function lookups are binary searches or
+ * hashes): node 1 gets fact i = i from one token of F - 1 pairs 0>i=cI,
+ * given in descending order; edge 1 2 keeps every fact but 3 and F - 1
+ * (`id,-3,-LAST`) and doubles each one it keeps (one function per kept
+ * fact, again descending). A repeated pair far into a large token is found
+ * at its own column. */
+#define BIG_FACTS 20001u
+
+START_TEST(large_token) {
+  char *text = malloc(BIG_FACTS * 48 + 4096), *at = text;
+  at += sprintf(at, "weir-ide 1\nfamily linear\nfacts %u\nprocs 1\nnodes 3\nproc 0 m 0 2\nedge 0 1 id",
+                BIG_FACTS);
+  for (unsigned i = 1; i < BIG_FACTS; ++i) at += sprintf(at, ",0>%u", i);
+  for (unsigned i = BIG_FACTS - 1; i >= 1; --i)
+    at += sprintf(at, i == BIG_FACTS - 1 ? " 0>%u=c%u" : ",0>%u=c%u", i, i);
+  at += sprintf(at, "\nedge 1 2 id,-3,-%u", BIG_FACTS - 1);
+  int first = 1;
+  for (unsigned i = BIG_FACTS - 2; i >= 1; --i) {
+    if (i == 3) continue;
+    at += sprintf(at, first ? " %u>%u=2*x+0" : ",%u>%u=2*x+0", i, i);
+    first = 0;
+  }
+  at += sprintf(at, "\nseed 0 0 bot\nend 2 0 0 1\n");
+  char *got = ide_test_solve_text(text);
+  char *want = malloc(BIG_FACTS * 64 + 64), *w = want;
+  w += sprintf(w, "0 0 bot\n1 0 bot\n");
+  for (unsigned i = 1; i < BIG_FACTS; ++i) w += sprintf(w, "1 %u %u\n", i, i);
+  w += sprintf(w, "2 0 bot\n");
+  for (unsigned i = 1; i < BIG_FACTS - 1; ++i)
+    if (i != 3) w += sprintf(w, "2 %u %u\n", i, 2 * i);
+  ck_assert_msg(strcmp(got, want) == 0, "the rows differ (%zu bytes, want %zu)", strlen(got),
+                strlen(want));
+  free(got);
+  free(want);
+
+  /* The same problem with pair 1>1 given a second time at the token's end. */
+  at = strstr(text, "\nseed");
+  char *tail = strdup(at);
+  at += sprintf(at, ",1>1=c7");
+  strcpy(at, tail);
+  free(tail);
+  weir_ide_problem *p = NULL;
+  ck_assert_int_eq(weir_ide_load_memory("big.ide", text, strlen(text), &p), WEIR_ERR_PARSE);
+  ck_assert_ptr_null(p);
+  ck_assert_ptr_nonnull(strstr(weir_last_error(), "big.ide:8:"));
+  ck_assert_ptr_nonnull(strstr(weir_last_error(), "repeated edge function for a pair (found pair "
+                                                  "1>1 a second time"));
+  /* ... and at the column of that item (the line's length less its 6 bytes). */
+  const char *line8 = strstr(text, "\nedge 1 2") + 1;
+  size_t column = (size_t)(strchr(line8, '\n') - line8) - 6 + 1;
+  char where[32];
+  snprintf(where, sizeof where, "big.ide:8:%zu:", column);
+  ck_assert_msg(strncmp(weir_last_error(), where, strlen(where)) == 0, "%s", weir_last_error());
+  free(text);
+}
+END_TEST
+
 Suite *ide_micro_suite(void) {
   Suite *s = suite_create("ide_micro");
   TCase *t = tcase_create("micro");
@@ -161,6 +220,7 @@ Suite *ide_micro_suite(void) {
   tcase_add_test(t, typestate_double_close);
   tcase_add_test(t, typestate_close_twice_through_a_call);
   tcase_add_test(t, seeds_merge);
+  tcase_add_test(t, large_token);
   suite_add_tcase(s, t);
   return s;
 }
