@@ -55,9 +55,15 @@ static weir_status family_line(ifds_loader *L, ide_loader *I) {
     WEIR_TRY(ifds_load_no_more(L, 2));
   } else if (is(&L->tok[1], "typestate")) {
     family = WEIR_IDE_TYPESTATE;
-    WEIR_TRY(ifds_load_number(L, 2, "state count", &states));
-    WEIR_TRY(ifds_load_no_more(L, 3));
-    if (states < 1 || states > WEIR_IDE_MAX_STATES) {
+    /* Every count outside 1..32 gets the one message: 0, 33, -1, 2^32 and past. */
+    ifds_number_error e =
+        L->tok_count > 2 ? ifds_parse_u32(L->tok[2].text, L->tok[2].length, &states) : IFDS_NUMBER_OK;
+    int out_of_range = e == IFDS_NUMBER_NEGATIVE || e == IFDS_NUMBER_TOO_LARGE;
+    if (!out_of_range) {
+      WEIR_TRY(ifds_load_number(L, 2, "state count", &states));
+      WEIR_TRY(ifds_load_no_more(L, 3));
+    }
+    if (out_of_range || states < 1 || states > WEIR_IDE_MAX_STATES) {
       ifds_quote(found, sizeof found, L->tok[2].text, L->tok[2].length);
       return at_token(L, 2, 0, "state count out of range", found, "1..32",
                       "a typestate problem has 1 to 32 states (one bit each)");
@@ -257,6 +263,9 @@ static void loader_init(ide_loader *I) {
   memset(I, 0, sizeof *I);
   I->ext.user = I;
   I->ext.magic = "weir-ide";
+  I->ext.doc = "docs/ide-format.md";
+  I->ext.header_order = "weir-ide 1, family, the state lines (typestate), facts, procs and nodes";
+  I->ext.directives = "weir-ide, family, state, facts, procs, nodes, proc, edge, call, callee, seed";
   I->ext.header = header;
   I->ext.header_done = header_done;
   I->ext.body = body;

@@ -66,8 +66,10 @@ static weir_status tokenize(ifds_loader *L, const char *start, const char *lf) {
 }
 
 static weir_status bom_error(ifds_loader *L) {
+  char magic[32];
+  snprintf(magic, sizeof magic, "`%s 1`", ifds_load_magic(L));
   return ifds_load_fail(L, 1, 1, "byte-order mark at the start of the file", "bytes EF BB BF",
-                        "`weir-ifds 1`", "save the file without a byte-order mark");
+                        magic, "save the file without a byte-order mark");
 }
 
 /* One complete line [start, lf). */
@@ -114,9 +116,11 @@ static weir_status truncated_line(ifds_loader *L, const char *start, size_t leng
 }
 
 static weir_status empty_file(ifds_loader *L) {
-  return ifds_load_fail(
-      L, 1, 1, "empty file", "no bytes", "`weir-ifds 1` on the first line",
-      "write the magic line `weir-ifds 1` and the header (see docs/ifds-format.md)");
+  char expected[64], fix[128];
+  snprintf(expected, sizeof expected, "`%s 1` on the first line", ifds_load_magic(L));
+  snprintf(fix, sizeof fix, "write the magic line `%s 1` and the header (see %s)",
+           ifds_load_magic(L), ifds_load_doc(L));
+  return ifds_load_fail(L, 1, 1, "empty file", "no bytes", expected, fix);
 }
 
 static weir_status new_problem(ifds_loader *L, weir_ifds_problem **out) {

@@ -50,6 +50,10 @@ struct ifds_loader;
 typedef struct ifds_load_ext {
   void *user;
   const char *magic; /* "weir-ide" */
+  /* How messages name the format: its documentation ("docs/ide-format.md"),
+   * the header directives in order ("weir-ide, family, state lines
+   * (typestate), facts, procs and nodes") and every directive. */
+  const char *doc, *header_order, *directives;
   /* A line between the magic and `facts` (token 0 is not `facts`). */
   weir_status (*header)(struct ifds_loader *L);
   /* The `facts` line is reached: the extension's header must be complete. */
@@ -86,6 +90,20 @@ typedef struct ifds_loader {
  * WEIR_ERR_PARSE failure. */
 weir_status ifds_load_fail(const ifds_loader *L, uint64_t line, size_t col, const char *what,
                            const char *found, const char *expected, const char *fix);
+/* The wording of messages for the kind of file loaded: plain IFDS
+ * (`weir-ifds 1`, docs/ifds-format.md) or the extension's. */
+static inline const char *ifds_load_magic(const ifds_loader *L) {
+  return L->ext ? L->ext->magic : "weir-ifds";
+}
+static inline const char *ifds_load_doc(const ifds_loader *L) {
+  return L->ext ? L->ext->doc : "docs/ifds-format.md";
+}
+static inline const char *ifds_load_header_order(const ifds_loader *L) {
+  return L->ext ? L->ext->header_order : "weir-ifds, facts, procs and nodes";
+}
+static inline const char *ifds_load_directives(const ifds_loader *L) {
+  return L->ext ? L->ext->directives : "weir-ifds, facts, procs, nodes, proc, edge, call, callee, seed";
+}
 /* Column (1-based) of a pointer into the current line. */
 static inline size_t ifds_col(const ifds_loader *L, const char *p) {
   return (size_t)(p - L->line_start) + 1;

@@ -103,9 +103,13 @@ weir_status ifds_load_body(ifds_loader *L, const ifds_token *t) {
 /* ---- the end of the input --------------------------------------------------- */
 
 static weir_status unexpected_end(ifds_loader *L) {
-  static const char *const next[] = {"`weir-ifds 1`", "`facts F`", "`procs P`", "`nodes N`"};
-  return ifds_load_fail(L, L->line, 1, "unexpected end of file", "end of file", next[L->stage],
-                        "complete the header: weir-ifds 1, facts, procs, nodes, then proc lines");
+  static const char *const next[] = {"", "`facts F`", "`procs P`", "`nodes N`"};
+  char magic[32], fix[160];
+  snprintf(magic, sizeof magic, "`%s 1`", ifds_load_magic(L));
+  snprintf(fix, sizeof fix, "complete the header: %s, then proc lines",
+           L->ext ? L->ext->header_order : "weir-ifds 1, facts, procs, nodes");
+  return ifds_load_fail(L, L->line, 1, "unexpected end of file", "end of file",
+                        L->stage == IFDS_STAGE_MAGIC ? magic : next[L->stage], fix);
 }
 
 /* Strict loads refuse a text without the trailer: it may have been cut at a

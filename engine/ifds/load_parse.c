@@ -18,10 +18,11 @@ static int is_body(const ifds_token *t);
 /* ---- tokens ------------------------------------------------------------- */
 
 static weir_status missing(ifds_loader *L, const char *what_missing) {
-  char what[96];
+  char what[96], fix[96];
   snprintf(what, sizeof what, "missing %s", what_missing);
+  snprintf(fix, sizeof fix, "complete the line (see %s)", ifds_load_doc(L));
   return ifds_load_fail(L, L->line, ifds_col(L, L->line_end), what, "end of line", what_missing,
-                        "complete the line (see docs/ifds-format.md)");
+                        fix);
 }
 
 /* Token i must be there; `label` names it in the message. */
@@ -220,7 +221,7 @@ static weir_status header(ifds_loader *L) {
 /* A directive that is not the one the stage expects. */
 static weir_status misplaced(ifds_loader *L) {
   const ifds_token *t = &L->tok[0];
-  char found[64], expected[64];
+  char found[64], expected[64], fix[160];
   ifds_quote(found, sizeof found, t->text, t->length);
   int header_index = -1;
   for (int i = 0; i < 4; ++i)
@@ -230,28 +231,27 @@ static weir_status misplaced(ifds_loader *L) {
   else
     snprintf(expected, sizeof expected, "%s", body_expected);
   size_t col = ifds_col(L, t->text);
-  if (L->stage == IFDS_STAGE_MAGIC)
-    return ifds_load_fail(L, L->line, col, "missing magic line", found,
-                          L->ext ? "`weir-ide 1`" : "`weir-ifds 1`",
-                          L->ext ? "start the file with the line `weir-ide 1`"
-                                 : "start the file with the line `weir-ifds 1`");
+  if (L->stage == IFDS_STAGE_MAGIC) {
+    char magic[32];
+    snprintf(magic, sizeof magic, "`%s 1`", ifds_load_magic(L));
+    snprintf(fix, sizeof fix, "start the file with the line %s", magic);
+    return ifds_load_fail(L, L->line, col, "missing magic line", found, magic, fix);
+  }
+  snprintf(fix, sizeof fix, "give %s once each, in that order", ifds_load_header_order(L));
   if (header_index >= 0 && header_index < L->stage)
-    return ifds_load_fail(L, L->line, col, "repeated header directive", found, expected,
-                          "give weir-ifds, facts, procs and nodes once each, in that order");
+    return ifds_load_fail(L, L->line, col, "repeated header directive", found, expected, fix);
   if (header_index >= 0)
-    return ifds_load_fail(L, L->line, col, "header directive out of order", found, expected,
-                          "give weir-ifds, facts, procs and nodes once each, in that order");
+    return ifds_load_fail(L, L->line, col, "header directive out of order", found, expected, fix);
   if (is(t, "proc") || is_body(t)) {
+    snprintf(fix, sizeof fix, "give %s first, in that order", ifds_load_header_order(L));
     if (L->stage < IFDS_STAGE_PROC)
-      return ifds_load_fail(L, L->line, col, "missing header directive", found, expected,
-                            "give weir-ifds, facts, procs and nodes first, in that order");
+      return ifds_load_fail(L, L->line, col, "missing header directive", found, expected, fix);
     return ifds_load_fail(L, L->line, col, "proc line after the body started", found,
                           "one of edge, call, callee, seed",
                           "put every proc line before the first edge, call, callee or seed line");
   }
-  return ifds_load_fail(L, L->line, col, "unknown directive", found, expected,
-                        "directives are weir-ifds, facts, procs, nodes, proc, edge, call, callee, "
-                        "seed; # starts a comment");
+  snprintf(fix, sizeof fix, "directives are %s; # starts a comment", ifds_load_directives(L));
+  return ifds_load_fail(L, L->line, col, "unknown directive", found, expected, fix);
 }
 
 /* ---- proc lines ---------------------------------------------------------- */
