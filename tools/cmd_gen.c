@@ -31,7 +31,7 @@ static void usage(FILE *out) {
           "  --seed S            random seed (default 1)\n"
           "  --ide FAMILY        an IDE problem (docs/ide-format.md) over the same graph:\n"
           "                      edge functions of FAMILY (linear or typestate) on some pairs\n"
-          "  --states S          typestate states, 1..32 (default 4)\n"
+          "  --states S          with --ide typestate: states, 1..32 (default 4)\n"
           "  -o FILE             output file (default: standard output)\n\n"
           "Example: weir gen realistic --nodes 2000000 -o big.ifds\n");
 }
@@ -64,6 +64,33 @@ static int parse_family(const char *v, ide_choice *ide) {
   return -1;
 }
 
+/* --states only with --ide typestate (not silently ignored). */
+static int check_states(int argc, char **argv, const ide_choice *ide) {
+  int given = 0;
+  for (int i = 2; i + 1 < argc; i += 2) given |= strcmp(argv[i], "--states") == 0;
+  if (given && ide->family != WEIR_IDE_TYPESTATE) {
+    fprintf(stderr, "weir gen: --states is for typestate problems only (found %s). Fix: pass "
+            "--ide typestate with --states S, or drop --states.\n",
+            ide->family == WEIR_IDE_LINEAR ? "--ide linear" : "no --ide");
+    return -1;
+  }
+  return 0;
+}
+
+/* --states S: 1..32, a usage error otherwise (not the library's refusal
+ * after every other option was taken). */
+static int parse_states(const char *v, uint32_t *states) {
+  uint64_t n;
+  if (v && weir_cli_parse_u64(v, &n) == 0 && n >= 1 && n <= WEIR_IDE_MAX_STATES) {
+    *states = (uint32_t)n;
+    return 0;
+  }
+  fprintf(stderr, "weir gen: --states must be 1..%u (found '%s'). Fix: pass --states S with S "
+          "from 1 to %u (one bit per state).\n", WEIR_IDE_MAX_STATES, v ? v : "nothing",
+          WEIR_IDE_MAX_STATES);
+  return -1;
+}
+
 static int parse(int argc, char **argv, weir_ifds_gen_options *o, uint32_t *nodes,
                  const char **path, ide_choice *ide) {
   /* Every option takes a value: each step consumes the pair. */
@@ -85,7 +112,7 @@ static int parse(int argc, char **argv, weir_ifds_gen_options *o, uint32_t *node
     else if (strcmp(a, "--ide") == 0)
       bad = parse_family(v, ide);
     else if (strcmp(a, "--states") == 0)
-      bad = parse_u32(a, v, &ide->states);
+      bad = parse_states(v, &ide->states);
     else if (strcmp(a, "--seed") == 0) {
       if (!v || weir_cli_parse_u64(v, &o->seed) != 0) {
         fprintf(stderr,
@@ -100,7 +127,7 @@ static int parse(int argc, char **argv, weir_ifds_gen_options *o, uint32_t *node
     }
     if (bad) return -1;
   }
-  return 0;
+  return check_states(argc, argv, ide);
 }
 
 int weir_cmd_gen(int argc, char **argv) {
