@@ -157,12 +157,16 @@ static weir_status item(ifds_loader *L, size_t i, size_t at, size_t n, uint32_t 
   const char *eq = memchr(s, '=', n), *gt = eq ? memchr(s, '>', (size_t)(eq - s)) : NULL;
   char found[64];
   ifds_quote(found, sizeof found, s, n);
-  uint32_t d1, d2;
-  if (!gt || ifds_parse_u32(s, (size_t)(gt - s), &d1) ||
-      ifds_parse_u32(gt + 1, (size_t)(eq - gt - 1), &d2))
+  uint32_t d1 = 0, d2 = 0;
+  ifds_number_error e1 = gt ? ifds_parse_u32(s, (size_t)(gt - s), &d1) : IFDS_NUMBER_OK;
+  ifds_number_error e2 = gt ? ifds_parse_u32(gt + 1, (size_t)(eq - gt - 1), &d2) : IFDS_NUMBER_OK;
+  /* digits past 32 bits are a fact number out of range, not a malformed pair */
+  int too_large = e1 == IFDS_NUMBER_TOO_LARGE || e2 == IFDS_NUMBER_TOO_LARGE;
+  if (!gt || (e1 != IFDS_NUMBER_OK && e1 != IFDS_NUMBER_TOO_LARGE) ||
+      (e2 != IFDS_NUMBER_OK && e2 != IFDS_NUMBER_TOO_LARGE))
     return at_token(L, i, at, "malformed edge-function pair", found, pair_expected,
                     "write the pair as two fact numbers, like 0>3=c5");
-  if (d1 >= L->facts || d2 >= L->facts) {
+  if (too_large || d1 >= L->facts || d2 >= L->facts) {
     char expected[64];
     snprintf(expected, sizeof expected, "facts in 0..%u", L->facts - 1);
     return at_token(L, i, at, "fact out of range", found, expected,

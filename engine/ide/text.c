@@ -121,17 +121,36 @@ static int unknown_state(const ide_parts *p, ide_text_error *err, size_t at, con
               "use a name of a `state` line (or `*` for every state, `{}` for none)");
 }
 
-/* STATE(|STATE)*, {STATE(|STATE)*} or {}: a set of states. */
+static const char set_expected[] = "a state, STATE|STATE..., {STATE|STATE...} or {} for none";
+
+/* STATE(|STATE)*, {STATE(|STATE)*} or {}: a set of states. Empty text, an
+ * unbalanced brace, a state twice, and `top` / `bot` (linear words: the
+ * hint says what a typestate value is) are errors. */
 static int parse_set(const ide_parts *p, const char *s, size_t n, size_t at, uint32_t *out,
                      ide_text_error *err) {
   *out = 0;
-  if (n >= 2 && s[0] == '{' && s[n - 1] == '}') s++, n -= 2, at++;
+  if (n == 0)
+    return fail(err, at, "missing state set", s, n, set_expected,
+                "write the states after `>` (`{}` for none)");
+  if (is(s, n, "top") || is(s, n, "bot"))
+    return fail(err, at, "not a state set", s, n, set_expected,
+                "typestate values are sets of states, not top or bot: write `{}` for no "
+                "state (the lattice's top) or the states, like {open|shut}");
+  int open = s[0] == '{', close = s[n - 1] == '}';
+  if (open != close || (open && n < 2) || memchr(s + open, '{', n - open) ||
+      memchr(s, '}', n - close))
+    return fail(err, at, "malformed state set", s, n, set_expected,
+                "open and close the braces of a set once each, or write it without them");
+  if (open) s++, n -= 2, at++;
   size_t i = 0;
   while (n > 0 && i <= n) {
     size_t j = i;
     while (j < n && s[j] != '|') ++j;
     int k = state_index(p, s + i, j - i);
     if (k < 0) return unknown_state(p, err, at + i, s + i, j - i);
+    if (*out >> k & 1u)
+      return fail(err, at + i, "repeated state in a set", s + i, j - i,
+                  "each state once in a set", "remove the second mention of the state");
     *out |= 1u << k;
     i = j + 1;
   }
@@ -146,6 +165,8 @@ static int parse_typestate(const ide_parts *p, const char *s, size_t n, weir_ide
   *out = ide_ts_identity(p->states);
   if (is(s, n, "id")) return 0;
   size_t i = 0;
+  uint32_t named = 0; /* states given a row by name */
+  int star = 0;       /* a `*` row seen */
   while (i <= n) {
     size_t j = i;
     while (j < n && s[j] != ';') ++j;
@@ -158,10 +179,20 @@ static int parse_typestate(const ide_parts *p, const char *s, size_t n, weir_ide
     uint32_t set;
     if (parse_set(p, gt + 1, j - i - to, i + to, &set, err)) return 1;
     if (is(s + i, src_n, "*")) {
+      /* `*` first, then rows by name that refine it; a `*` after a row
+       * would discard that row, and a second `*` the first. */
+      if (star || named)
+        return fail(err, i, "repeated row for a state", s + i, src_n,
+                    "`*` once, before the rows by name", "give `*>SET` once, as the first row");
+      star = 1;
       for (uint32_t k = 0; k < p->states; ++k) out->u.typestate.to[k] = set;
     } else {
       int k = state_index(p, s + i, src_n);
       if (k < 0) return unknown_state(p, err, i, s + i, src_n);
+      if (named >> k & 1u)
+        return fail(err, i, "repeated row for a state", s + i, src_n, "one row per state",
+                    "give each state one row: its TO set names every state it goes to");
+      named |= 1u << k;
       out->u.typestate.to[k] = set;
     }
     i = j + 1;
