@@ -20,6 +20,7 @@ static void solver_free(ide_solver *s) {
 
 weir_status weir_ide_solve_reference(const weir_ide_problem *problem, weir_ide_result *out,
                                      weir_ide_stats *stats) {
+  if (out) memset(out, 0, sizeof *out); /* zeroed on every path: result_free is always safe */
   if (!problem || !problem->ifds || !out)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_ide_solve_reference: problem or out is NULL. Fix: pass a loaded or "
@@ -28,7 +29,6 @@ weir_status weir_ide_solve_reference(const weir_ide_problem *problem, weir_ide_r
   if (stats)
     WEIR_TRY(weir_struct_out_size("weir_ide_solve_reference", "weir_ide_stats", stats,
                                   WEIR_IDE_STATS_SIZE_V1, sizeof *stats, &stats_bytes));
-  memset(out, 0, sizeof *out);
   ide_solver s;
   memset(&s, 0, sizeof s);
   s.p = problem;

@@ -123,11 +123,22 @@ typedef struct weir_ide_problem {
   weir_ide_value *seed_value;
 } weir_ide_problem;
 
+/* Frees a problem from a load, weir_ide_builder_build or
+ * weir_ide_generate_problem, with its IFDS problem (problem->ifds) and every
+ * array. NULL is accepted and does nothing. */
 WEIR_API void weir_ide_problem_free(weir_ide_problem *problem);
 
 /* Loads a `weir-ide 1` file. Errors as the IFDS loader's:
- * "FILE:LINE:COL: error: WHAT (found X, expected Y). Fix: ...". */
+ * "FILE:LINE:COL: error: WHAT (found X, expected Y). Fix: ...".
+ * Returns WEIR_OK and *out (free it with weir_ide_problem_free);
+ * WEIR_ERR_PARSE for a text that breaks a rule (docs/ide-format.md,
+ * "Errors"); WEIR_ERR_IO when the file cannot be opened or read;
+ * WEIR_ERR_OUT_OF_MEMORY; WEIR_ERR_INVALID_ARGUMENT for a NULL path or out.
+ * On every failure *out is NULL (when out is not). */
 WEIR_API weir_status weir_ide_load_file(const char *path, weir_ide_problem **out);
+/* The same from `length` bytes at `text` (need not end with a zero byte).
+ * `name` is only what messages call the text ("NAME:LINE:COL: error: ...");
+ * NULL reads "<memory>". Nothing is opened or read by that name. */
 WEIR_API weir_status weir_ide_load_memory(const char *name, const char *text, size_t length,
                                           weir_ide_problem **out);
 /* The same with the IFDS loader's options (NULL: none; .strict refuses a
@@ -168,7 +179,11 @@ WEIR_API weir_status weir_ide_generate(const weir_ifds_gen_options *options,
  * "builder: WHAT (found X, expected Y). Fix: ..." like the IFDS builder's. */
 typedef struct weir_ide_builder weir_ide_builder;
 
-/* states: typestate 1..32; linear 0. */
+/* states: typestate 1..32; linear 0. facts, procs and nodes as for
+ * weir_ifds_builder_create. WEIR_OK and *out (free it with
+ * weir_ide_builder_free); WEIR_ERR_INVALID_ARGUMENT for an unknown family, a
+ * state count out of range, bad counts or a NULL out (*out is then NULL);
+ * WEIR_ERR_OUT_OF_MEMORY. */
 WEIR_API weir_status weir_ide_builder_create(weir_ide_family family, uint32_t states,
                                              uint32_t facts, uint32_t procs, uint32_t nodes,
                                              weir_ide_builder **out);
@@ -193,23 +208,55 @@ typedef enum weir_ide_site {
 WEIR_API weir_status weir_ide_builder_pair_fn(weir_ide_builder *builder, weir_ide_site site,
                                               uint32_t a, uint32_t b, uint32_t d1, uint32_t d2,
                                               const weir_ide_fn *fn);
-/* A seed: path edge (0, node, fact) whose value is `value`. */
+/* A seed: path edge (0, node, fact) whose value is `value`.
+ * The calls that add (state, pair_fn, seed) return WEIR_OK;
+ * WEIR_ERR_INVALID_ARGUMENT for a NULL builder, one already built (or whose
+ * build failed), an index out of range, or a function or value not of the
+ * builder's family (or not canonical), which leave the builder as it was;
+ * WEIR_ERR_OUT_OF_MEMORY. */
 WEIR_API weir_status weir_ide_builder_seed(weir_ide_builder *builder, uint32_t node,
                                            uint32_t fact, const weir_ide_value *value);
+/* Checks every pair's element and pair against the graph and makes the
+ * problem: WEIR_OK and *out (free it with weir_ide_problem_free);
+ * WEIR_ERR_INVALID_ARGUMENT for a rule broken (the IFDS builder's, or a
+ * function on an element or pair the problem does not have: "builder: edge
+ * function I (...)"), a NULL builder or out; WEIR_ERR_OUT_OF_MEMORY. On
+ * failure *out is NULL. Either way the builder is done: later calls on it
+ * are refused, and it still has to be freed. */
 WEIR_API weir_status weir_ide_builder_build(weir_ide_builder *builder, weir_ide_problem **out);
+/* Frees the builder and its IFDS builder (whatever weir_ide_builder_ifds
+ * returned is gone too), built or not. A problem it built stays valid. NULL
+ * is accepted. */
 WEIR_API void weir_ide_builder_free(weir_ide_builder *builder);
 
-/* ---- the algebra, for callers that build functions ------------------------ */
+/* ---- the algebra, for callers that build functions ------------------------
+ *
+ * Precondition of every call that takes two functions, or a function and a
+ * value: both of one family (and, for typestate, of one problem's state
+ * count, in canonical form: what these calls and the loader give). Otherwise
+ * (families differ, a family that is none, a NULL pointer) the call does not
+ * read through the wrong member of the union: functions come back all zero
+ * (family 0, which is no family: the builder refuses it and
+ * weir_ide_fn_equal calls it equal to nothing) and values all zero (kind
+ * WEIR_IDE_VALUE_TOP, constant 0). */
 
+/* The identity: linear λx.x; typestate every state s to {s}, s < states
+ * (states 1..32; past 32, or a family that is none: the all-zero function). */
 WEIR_API weir_ide_fn weir_ide_fn_identity(weir_ide_family family, uint32_t states);
 /* λx.⊤ (the neutral element of merging). */
 WEIR_API weir_ide_fn weir_ide_fn_top(weir_ide_family family);
 WEIR_API weir_ide_fn weir_ide_fn_linear(int64_t a, int64_t b); /* strict λx.a·x+b */
 WEIR_API weir_ide_fn weir_ide_fn_const(int64_t c);             /* λx.c */
-/* g ∘ f (f first). */
+/* g ∘ f (f first), exact. Same family only (above). */
 WEIR_API weir_ide_fn weir_ide_fn_compose(const weir_ide_fn *g, const weir_ide_fn *f);
+/* The merge f ⊔ g (pointwise: linear meets toward ⊥, typestate unions);
+ * exact for typestate, sound for linear. Same family only (above). */
 WEIR_API weir_ide_fn weir_ide_fn_join(const weir_ide_fn *f, const weir_ide_fn *g);
+/* f(x). x must be a value of f's family (WEIR_IDE_VALUE_STATES for
+ * typestate, TOP/CONST/BOT for linear); otherwise the all-zero value. */
 WEIR_API weir_ide_value weir_ide_fn_apply(const weir_ide_fn *f, const weir_ide_value *x);
+/* 1 when f and g are the same function (both canonical, one family), else
+ * 0; 0 too when either family is none. */
 WEIR_API int weir_ide_fn_equal(const weir_ide_fn *f, const weir_ide_fn *g);
 
 /* ---- solving ------------------------------------------------------------- */
@@ -240,9 +287,17 @@ typedef struct weir_ide_stats {
 
 /* The serial reference: phase 1 computes a jump function per path edge,
  * phase 2 the values (docs/ide-format.md, "What a solver computes").
- * stats may be NULL (else its struct_size is set, WEIR_IDE_STATS_INIT). */
+ * stats may be NULL (else its struct_size is set, WEIR_IDE_STATS_INIT).
+ * WEIR_OK and *out filled (free it with weir_ide_result_free);
+ * WEIR_ERR_INVALID_ARGUMENT for a NULL problem or out, or a stats
+ * struct_size below the first version's (stats then untouched);
+ * WEIR_ERR_OUT_OF_MEMORY. On every failure *out (when out is not NULL) is
+ * all zero, with nothing allocated, so weir_ide_result_free(out) is always
+ * safe, after a failure as after a success. */
 WEIR_API weir_status weir_ide_solve_reference(const weir_ide_problem *problem,
                                               weir_ide_result *out, weir_ide_stats *stats);
+/* Frees the result's arrays and zeroes it (a zeroed result, or NULL, is
+ * fine: nothing happens). */
 WEIR_API void weir_ide_result_free(weir_ide_result *result);
 
 /* Writes a value as the format spells it: `top`, `bot`, `-17` (linear);
@@ -253,7 +308,9 @@ WEIR_API void weir_ide_result_free(weir_ide_result *result);
 WEIR_API void weir_ide_format_value(const weir_ide_problem *problem, const weir_ide_value *value,
                                     char *out, size_t cap);
 /* The result file: "weir-ide-result 1", "path-edges E", "holds H", then
- * "n d VALUE" per line. */
+ * "n d VALUE" per line. WEIR_OK; WEIR_ERR_INVALID_ARGUMENT (NULL);
+ * WEIR_ERR_IO when a write fails (what was written may be partial: write
+ * to a temporary file and rename it, as weir ide -o does). */
 WEIR_API weir_status weir_ide_write_result(const weir_ide_problem *problem,
                                            const weir_ide_result *result, FILE *out);
 

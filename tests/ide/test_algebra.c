@@ -4,6 +4,7 @@
  * (below both functions at every value; exact for typestate), and both are
  * what the solvers rely on (identity and ⊤ are neutral). */
 #include <check.h>
+#include <string.h>
 #include <stdint.h>
 
 #include "engine/ide/fn.h"
@@ -151,6 +152,43 @@ START_TEST(typestate_laws) {
 }
 END_TEST
 
+/* The exported algebra checks families (ide.h): mixing them, or a family
+ * that is none, gives the all-zero function (family 0) or value instead of
+ * one read through the other member of the union; equal says 0. */
+START_TEST(mixed_families_refused) {
+  weir_ide_fn lin = weir_ide_fn_linear(2, 3), ts = weir_ide_fn_identity(WEIR_IDE_TYPESTATE, 2);
+  weir_ide_fn zero;
+  memset(&zero, 0, sizeof zero);
+  weir_ide_fn j = weir_ide_fn_join(&lin, &ts), c = weir_ide_fn_compose(&lin, &ts);
+  ck_assert_mem_eq(&j, &zero, sizeof zero);
+  ck_assert_mem_eq(&c, &zero, sizeof zero);
+  c = weir_ide_fn_compose(&ts, &lin);
+  ck_assert_mem_eq(&c, &zero, sizeof zero);
+  weir_ide_fn bad = weir_ide_fn_identity((weir_ide_family)7, 3);
+  ck_assert_mem_eq(&bad, &zero, sizeof zero);
+  bad = weir_ide_fn_identity(WEIR_IDE_TYPESTATE, 33); /* past the 32 rows */
+  ck_assert_mem_eq(&bad, &zero, sizeof zero);
+  bad = weir_ide_fn_top((weir_ide_family)0);
+  ck_assert_mem_eq(&bad, &zero, sizeof zero);
+  ck_assert_int_eq(weir_ide_fn_equal(&zero, &zero), 0);
+  ck_assert_int_eq(weir_ide_fn_equal(&lin, &ts), 0);
+  ck_assert_int_eq(weir_ide_fn_equal(&lin, &lin), 1);
+  weir_ide_value states = {WEIR_IDE_VALUE_STATES, 1, 0}, five = {WEIR_IDE_VALUE_CONST, 0, 5};
+  weir_ide_value v = weir_ide_fn_apply(&lin, &states);
+  ck_assert_int_eq(v.kind, WEIR_IDE_VALUE_TOP);
+  ck_assert_int_eq(v.constant, 0);
+  v = weir_ide_fn_apply(&ts, &five);
+  ck_assert_int_eq(v.kind, WEIR_IDE_VALUE_TOP);
+  ck_assert_int_eq(v.states, 0);
+  v = weir_ide_fn_apply(&lin, &five); /* the same family still works */
+  ck_assert_int_eq(v.kind, WEIR_IDE_VALUE_CONST);
+  ck_assert_int_eq(v.constant, 13);
+  v = weir_ide_fn_apply(&ts, &states);
+  ck_assert_int_eq(v.kind, WEIR_IDE_VALUE_STATES);
+  ck_assert_int_eq(v.states, 1);
+}
+END_TEST
+
 Suite *ide_algebra_suite(void) {
   Suite *s = suite_create("ide_algebra");
   TCase *t = tcase_create("algebra");
@@ -159,6 +197,7 @@ Suite *ide_algebra_suite(void) {
   tcase_add_test(t, linear_laws);
   tcase_add_test(t, typestate_by_hand);
   tcase_add_test(t, typestate_laws);
+  tcase_add_test(t, mixed_families_refused);
   suite_add_tcase(s, t);
   return s;
 }

@@ -156,9 +156,17 @@ START_TEST(stats_struct_size) {
   weir_ide_stats small;
   memset(&small, 0x5a, sizeof small);
   small.struct_size = 3;
+  memset(&r, 0x77, sizeof r); /* a refused solve leaves the result zeroed: free is safe */
   ck_assert_int_eq(weir_ide_solve_reference(p, &r, &small), WEIR_ERR_INVALID_ARGUMENT);
   ck_assert_ptr_nonnull(strstr(weir_last_error(), "weir_ide_stats"));
   ck_assert_uint_eq(small.path_edges, 0x5a5a5a5a5a5a5a5aull);
+  ck_assert_uint_eq(r.hold_count, 0);
+  ck_assert_ptr_null(r.value);
+  weir_ide_result_free(&r);
+  memset(&r, 0x77, sizeof r);
+  ck_assert_int_eq(weir_ide_solve_reference(NULL, &r, NULL), WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(r.hold_node);
+  weir_ide_result_free(&r);
   weir_ide_problem_free(p);
 }
 END_TEST
