@@ -11,5 +11,6 @@ int weir_cmd_bench(int argc, char **argv);
 int weir_cmd_bench_fft(int argc, char **argv); /* weir bench fft (cmd_bench_fft.c) */
 int weir_cmd_conformance(int argc, char **argv);
 int weir_cmd_analyze(int argc, char **argv);
+int weir_cmd_ide(int argc, char **argv); /* cmd_ide.c */
 
 #endif

@@ -19,6 +19,7 @@ static const command commands[] = {
     {"demo", weir_cmd_demo, "run a small dispatch sequence on a backend"},
     {"solve", weir_cmd_solve, "solve an IFDS problem file (reference solver or engine)"},
     {"gen", weir_cmd_gen, "generate an IFDS problem (presets, seeded)"},
+    {"ide", weir_cmd_ide, "solve an IDE problem file with the reference solver, print values"},
     {"bench", weir_cmd_bench, "benchmark dispatch scenarios or a sequence file"},
     {"conformance", weir_cmd_conformance, "run the backend conformance suite"},
     {"analyze", weir_cmd_analyze, "IFDS analyses (taint, uninit, uaf) of LLVM IR, SARIF output"},

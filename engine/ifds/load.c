@@ -66,8 +66,10 @@ static weir_status tokenize(ifds_loader *L, const char *start, const char *lf) {
 }
 
 static weir_status bom_error(ifds_loader *L) {
+  char magic[32];
+  snprintf(magic, sizeof magic, "`%s 1`", ifds_load_magic(L));
   return ifds_load_fail(L, 1, 1, "byte-order mark at the start of the file", "bytes EF BB BF",
-                        "`weir-ifds 1`", "save the file without a byte-order mark");
+                        magic, "save the file without a byte-order mark");
 }
 
 /* One complete line [start, lf). */
@@ -85,7 +87,7 @@ static weir_status load_line(ifds_loader *L, const char *start, const char *lf) 
 static weir_status load_lines(ifds_loader *L, const char *text, size_t length, size_t *used) {
   const char *p = text, *end = text + length;
   while (p < end) {
-    if (L->stage == IFDS_STAGE_BODY) {
+    if (L->stage == IFDS_STAGE_BODY && !L->ext) {
       const char *next;
       WEIR_TRY(ifds_load_fast_line(L, p, end, &next));
       if (next) {
@@ -114,9 +116,11 @@ static weir_status truncated_line(ifds_loader *L, const char *start, size_t leng
 }
 
 static weir_status empty_file(ifds_loader *L) {
-  return ifds_load_fail(
-      L, 1, 1, "empty file", "no bytes", "`weir-ifds 1` on the first line",
-      "write the magic line `weir-ifds 1` and the header (see docs/ifds-format.md)");
+  char expected[64], fix[128];
+  snprintf(expected, sizeof expected, "`%s 1` on the first line", ifds_load_magic(L));
+  snprintf(fix, sizeof fix, "write the magic line `%s 1` and the header (see %s)",
+           ifds_load_magic(L), ifds_load_doc(L));
+  return ifds_load_fail(L, 1, 1, "empty file", "no bytes", expected, fix);
 }
 
 static weir_status new_problem(ifds_loader *L, weir_ifds_problem **out) {
@@ -147,8 +151,10 @@ static weir_status finish(ifds_loader *L, weir_status status, uint64_t bytes,
   return status;
 }
 
-static void loader_init(ifds_loader *L, const char *name, const weir_ifds_load_options *options) {
+static void loader_init(ifds_loader *L, const char *name, const weir_ifds_load_options *options,
+                        const ifds_load_ext *ext) {
   memset(L, 0, sizeof *L);
+  L->ext = ext;
   L->name = name;
   L->line = 1;
   L->strict = options && options->strict;
@@ -167,6 +173,12 @@ static weir_status load_text(ifds_loader *L, const char *text, size_t length) {
 weir_status weir_ifds_load_memory_ex(const char *name, const char *text, size_t length,
                                      const weir_ifds_load_options *options,
                                      weir_ifds_problem **out) {
+  return ifds_load_memory_with(name, text, length, options, NULL, out);
+}
+
+weir_status ifds_load_memory_with(const char *name, const char *text, size_t length,
+                                  const weir_ifds_load_options *options,
+                                  const ifds_load_ext *ext, weir_ifds_problem **out) {
   if (!out)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_ifds_load_memory: out is NULL. Fix: pass the address of a pointer.");
@@ -176,7 +188,7 @@ weir_status weir_ifds_load_memory_ex(const char *name, const char *text, size_t 
                      "weir_ifds_load_memory: text is NULL with length %zu. Fix: pass the text.",
                      length);
   ifds_loader L;
-  loader_init(&L, name ? name : "<memory>", options);
+  loader_init(&L, name ? name : "<memory>", options, ext);
   weir_status s = load_text(&L, text, length);
   return finish(&L, s, length, out);
 }
@@ -298,6 +310,11 @@ static weir_status load_mapped(ifds_loader *L, int fd, size_t size, int *mapped)
 
 weir_status weir_ifds_load_file_ex(const char *path, const weir_ifds_load_options *options,
                                    weir_ifds_problem **out) {
+  return ifds_load_file_with(path, options, NULL, out);
+}
+
+weir_status ifds_load_file_with(const char *path, const weir_ifds_load_options *options,
+                                const ifds_load_ext *ext, weir_ifds_problem **out) {
   if (!out || !path)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "weir_ifds_load_file: path or out is NULL. Fix: pass both.");
@@ -311,7 +328,7 @@ weir_status weir_ifds_load_file_ex(const char *path, const weir_ifds_load_option
     return open_error(path, EISDIR);
   }
   ifds_loader L;
-  loader_init(&L, path, options);
+  loader_init(&L, path, options, ext);
   uint64_t total = 0;
   int mapped = 0;
   weir_status s = WEIR_OK;

@@ -42,7 +42,31 @@ typedef struct ifds_token_cache {
   uint32_t id_flow; /* index + 1 of `id` once seen */
 } ifds_token_cache;
 
+struct ifds_loader;
+/* An extension of the text format (the IDE loader, engine/ide/load.c):
+ * NULL for plain IFDS files. With one, the magic is `weir-ide 1`, lines
+ * between it and `facts` are the extension's header, the fast path is off,
+ * and body lines hand their tokens past the IFDS ones to `body`. */
+typedef struct ifds_load_ext {
+  void *user;
+  const char *magic; /* "weir-ide" */
+  /* How messages name the format: its documentation ("docs/ide-format.md"),
+   * the header directives in order ("weir-ide, family, state lines
+   * (typestate), facts, procs and nodes") and every directive. */
+  const char *doc, *header_order, *directives;
+  /* A line between the magic and `facts` (token 0 is not `facts`). */
+  weir_status (*header)(struct ifds_loader *L);
+  /* The `facts` line is reached: the extension's header must be complete. */
+  weir_status (*header_done)(struct ifds_loader *L);
+  /* The tokens from `first` on of a body line whose IFDS part the builder
+   * took: an edge (a -> b, flow f0), a call (site a, return b, flow f0), a
+   * callee (site a, proc b, flows f0 and f1) or a seed (node a, fact b). */
+  weir_status (*body)(struct ifds_loader *L, ifds_elem kind, size_t first, uint32_t a, uint32_t b,
+                      uint32_t f0, uint32_t f1);
+} ifds_load_ext;
+
 typedef struct ifds_loader {
+  const ifds_load_ext *ext; /* NULL: plain IFDS */
   const char *name;       /* file name for messages */
   uint64_t input_bytes;   /* size of the whole input; 0 when not known (a pipe) */
   uint64_t line;          /* current line, 1-based */
@@ -66,6 +90,20 @@ typedef struct ifds_loader {
  * WEIR_ERR_PARSE failure. */
 weir_status ifds_load_fail(const ifds_loader *L, uint64_t line, size_t col, const char *what,
                            const char *found, const char *expected, const char *fix);
+/* The wording of messages for the kind of file loaded: plain IFDS
+ * (`weir-ifds 1`, docs/ifds-format.md) or the extension's. */
+static inline const char *ifds_load_magic(const ifds_loader *L) {
+  return L->ext ? L->ext->magic : "weir-ifds";
+}
+static inline const char *ifds_load_doc(const ifds_loader *L) {
+  return L->ext ? L->ext->doc : "docs/ifds-format.md";
+}
+static inline const char *ifds_load_header_order(const ifds_loader *L) {
+  return L->ext ? L->ext->header_order : "weir-ifds, facts, procs and nodes";
+}
+static inline const char *ifds_load_directives(const ifds_loader *L) {
+  return L->ext ? L->ext->directives : "weir-ifds, facts, procs, nodes, proc, edge, call, callee, seed";
+}
 /* Column (1-based) of a pointer into the current line. */
 static inline size_t ifds_col(const ifds_loader *L, const char *p) {
   return (size_t)(p - L->line_start) + 1;
@@ -95,5 +133,12 @@ weir_status ifds_load_fast_line(ifds_loader *L, const char *p, const char *end,
 
 /* End of input: the remaining checks, then the problem is assembled. */
 weir_status ifds_load_finish(ifds_loader *L, weir_ifds_problem *p);
+
+/* The public loads with an extension (ext may be NULL). */
+weir_status ifds_load_memory_with(const char *name, const char *text, size_t length,
+                                  const weir_ifds_load_options *options,
+                                  const ifds_load_ext *ext, weir_ifds_problem **out);
+weir_status ifds_load_file_with(const char *path, const weir_ifds_load_options *options,
+                                const ifds_load_ext *ext, weir_ifds_problem **out);
 
 #endif

@@ -10,6 +10,10 @@ static weir_status edge(ifds_loader *L) {
   WEIR_TRY(ifds_load_index(L, 1, "node", L->nodes, &from));
   WEIR_TRY(ifds_load_index(L, 2, "node", L->nodes, &to));
   WEIR_TRY(ifds_load_flow(L, 3, "flow function", &f));
+  if (L->ext) {
+    WEIR_TRY(ifds_builder_edge(&L->b, from, to, f, ifds_line32(L)));
+    return L->ext->body(L, IFDS_ELEM_EDGE, 4, from, to, f, 0);
+  }
   WEIR_TRY(ifds_load_no_more(L, 4));
   return ifds_builder_edge(&L->b, from, to, f, ifds_line32(L));
 }
@@ -19,6 +23,10 @@ static weir_status call(ifds_loader *L) {
   WEIR_TRY(ifds_load_index(L, 1, "node", L->nodes, &site));
   WEIR_TRY(ifds_load_index(L, 2, "node", L->nodes, &ret));
   WEIR_TRY(ifds_load_flow(L, 3, "call-to-return flow function", &f));
+  if (L->ext) {
+    WEIR_TRY(ifds_builder_call(&L->b, site, ret, f, ifds_line32(L)));
+    return L->ext->body(L, IFDS_ELEM_CALL, 4, site, ret, f, 0);
+  }
   WEIR_TRY(ifds_load_no_more(L, 4));
   return ifds_builder_call(&L->b, site, ret, f, ifds_line32(L));
 }
@@ -29,6 +37,10 @@ static weir_status callee(ifds_loader *L) {
   WEIR_TRY(ifds_load_index(L, 2, "procedure", L->procs, &proc));
   WEIR_TRY(ifds_load_flow(L, 3, "call flow function", &cf));
   WEIR_TRY(ifds_load_flow(L, 4, "return flow function", &rf));
+  if (L->ext) {
+    WEIR_TRY(ifds_builder_callee(&L->b, site, proc, cf, rf, ifds_line32(L)));
+    return L->ext->body(L, IFDS_ELEM_CALLEE, 5, site, proc, cf, rf);
+  }
   WEIR_TRY(ifds_load_no_more(L, 5));
   return ifds_builder_callee(&L->b, site, proc, cf, rf, ifds_line32(L));
 }
@@ -37,6 +49,10 @@ static weir_status seed(ifds_loader *L) {
   uint32_t node, fact;
   WEIR_TRY(ifds_load_index(L, 1, "node", L->nodes, &node));
   WEIR_TRY(ifds_load_index(L, 2, "fact", L->facts, &fact));
+  if (L->ext) {
+    WEIR_TRY(L->ext->body(L, IFDS_ELEM_SEED, 3, node, fact, 0, 0));
+    return ifds_builder_seed(&L->b, node, fact);
+  }
   WEIR_TRY(ifds_load_no_more(L, 3));
   return ifds_builder_seed(&L->b, node, fact);
 }
@@ -87,9 +103,13 @@ weir_status ifds_load_body(ifds_loader *L, const ifds_token *t) {
 /* ---- the end of the input --------------------------------------------------- */
 
 static weir_status unexpected_end(ifds_loader *L) {
-  static const char *const next[] = {"`weir-ifds 1`", "`facts F`", "`procs P`", "`nodes N`"};
-  return ifds_load_fail(L, L->line, 1, "unexpected end of file", "end of file", next[L->stage],
-                        "complete the header: weir-ifds 1, facts, procs, nodes, then proc lines");
+  static const char *const next[] = {"", "`facts F`", "`procs P`", "`nodes N`"};
+  char magic[32], fix[160];
+  snprintf(magic, sizeof magic, "`%s 1`", ifds_load_magic(L));
+  snprintf(fix, sizeof fix, "complete the header: %s, then proc lines",
+           L->ext ? L->ext->header_order : "weir-ifds 1, facts, procs, nodes");
+  return ifds_load_fail(L, L->line, 1, "unexpected end of file", "end of file",
+                        L->stage == IFDS_STAGE_MAGIC ? magic : next[L->stage], fix);
 }
 
 /* Strict loads refuse a text without the trailer: it may have been cut at a

@@ -18,10 +18,11 @@ static int is_body(const ifds_token *t);
 /* ---- tokens ------------------------------------------------------------- */
 
 static weir_status missing(ifds_loader *L, const char *what_missing) {
-  char what[96];
+  char what[96], fix[96];
   snprintf(what, sizeof what, "missing %s", what_missing);
+  snprintf(fix, sizeof fix, "complete the line (see %s)", ifds_load_doc(L));
   return ifds_load_fail(L, L->line, ifds_col(L, L->line_end), what, "end of line", what_missing,
-                        "complete the line (see docs/ifds-format.md)");
+                        fix);
 }
 
 /* Token i must be there; `label` names it in the message. */
@@ -142,6 +143,24 @@ static weir_status header_count(ifds_loader *L, uint32_t *out, const char *label
                         "the zero fact, one procedure and its start and exit nodes always exist");
 }
 
+/* A file of the other kind: an IDE file given to the IFDS loader, or an
+ * IFDS file given to the IDE loader. */
+static weir_status other_magic(ifds_loader *L) {
+  char found[64], expected[64];
+  const ifds_token *t = &L->tok[0];
+  ifds_quote(found, sizeof found, t->text, t->length);
+  snprintf(expected, sizeof expected, "`%s 1`", L->ext ? L->ext->magic : "weir-ifds");
+  if (L->ext)
+    return ifds_load_fail(L, L->line, ifds_col(L, t->text), "an IFDS problem, not an IDE problem",
+                          found, expected,
+                          "solve it as IFDS (weir solve, weir_ifds_load_file), or "
+                          "make it an IDE problem (see docs/ide-format.md)");
+  return ifds_load_fail(L, L->line, ifds_col(L, t->text), "an IDE problem, not an IFDS problem",
+                        found, expected,
+                        "solve it as IDE (weir ide, weir_ide_load_file; see "
+                        "docs/ide-format.md)");
+}
+
 static weir_status magic(ifds_loader *L) {
   uint32_t version;
   WEIR_TRY(need(L, 1, "format version"));
@@ -150,7 +169,9 @@ static weir_status magic(ifds_loader *L) {
     char found[64];
     ifds_quote(found, sizeof found, t->text, t->length);
     return ifds_load_fail(L, L->line, ifds_col(L, t->text), "unsupported format version", found,
-                          "1", "this weir reads version 1 (`weir-ifds 1`)");
+                          "1",
+                          L->ext ? "this weir reads version 1 (`weir-ide 1`)"
+                                 : "this weir reads version 1 (`weir-ifds 1`)");
   }
   return no_more(L, 2);
 }
@@ -174,7 +195,10 @@ static weir_status report(const ifds_builder *b, const ifds_site *site, const ch
 static weir_status header(ifds_loader *L) {
   switch (L->stage) {
     case IFDS_STAGE_MAGIC: WEIR_TRY(magic(L)); break;
-    case IFDS_STAGE_FACTS: WEIR_TRY(header_count(L, &L->facts, "fact count", 1)); break;
+    case IFDS_STAGE_FACTS:
+      if (L->ext) WEIR_TRY(L->ext->header_done(L));
+      WEIR_TRY(header_count(L, &L->facts, "fact count", 1));
+      break;
     case IFDS_STAGE_PROCS:
       WEIR_TRY(header_count(L, &L->procs, "procedure count", 1));
       L->procs_line = L->line;
@@ -197,7 +221,7 @@ static weir_status header(ifds_loader *L) {
 /* A directive that is not the one the stage expects. */
 static weir_status misplaced(ifds_loader *L) {
   const ifds_token *t = &L->tok[0];
-  char found[64], expected[64];
+  char found[64], expected[64], fix[160];
   ifds_quote(found, sizeof found, t->text, t->length);
   int header_index = -1;
   for (int i = 0; i < 4; ++i)
@@ -207,26 +231,27 @@ static weir_status misplaced(ifds_loader *L) {
   else
     snprintf(expected, sizeof expected, "%s", body_expected);
   size_t col = ifds_col(L, t->text);
-  if (L->stage == IFDS_STAGE_MAGIC)
-    return ifds_load_fail(L, L->line, col, "missing magic line", found, "`weir-ifds 1`",
-                          "start the file with the line `weir-ifds 1`");
+  if (L->stage == IFDS_STAGE_MAGIC) {
+    char magic[32];
+    snprintf(magic, sizeof magic, "`%s 1`", ifds_load_magic(L));
+    snprintf(fix, sizeof fix, "start the file with the line %s", magic);
+    return ifds_load_fail(L, L->line, col, "missing magic line", found, magic, fix);
+  }
+  snprintf(fix, sizeof fix, "give %s once each, in that order", ifds_load_header_order(L));
   if (header_index >= 0 && header_index < L->stage)
-    return ifds_load_fail(L, L->line, col, "repeated header directive", found, expected,
-                          "give weir-ifds, facts, procs and nodes once each, in that order");
+    return ifds_load_fail(L, L->line, col, "repeated header directive", found, expected, fix);
   if (header_index >= 0)
-    return ifds_load_fail(L, L->line, col, "header directive out of order", found, expected,
-                          "give weir-ifds, facts, procs and nodes once each, in that order");
+    return ifds_load_fail(L, L->line, col, "header directive out of order", found, expected, fix);
   if (is(t, "proc") || is_body(t)) {
+    snprintf(fix, sizeof fix, "give %s first, in that order", ifds_load_header_order(L));
     if (L->stage < IFDS_STAGE_PROC)
-      return ifds_load_fail(L, L->line, col, "missing header directive", found, expected,
-                            "give weir-ifds, facts, procs and nodes first, in that order");
+      return ifds_load_fail(L, L->line, col, "missing header directive", found, expected, fix);
     return ifds_load_fail(L, L->line, col, "proc line after the body started", found,
                           "one of edge, call, callee, seed",
                           "put every proc line before the first edge, call, callee or seed line");
   }
-  return ifds_load_fail(L, L->line, col, "unknown directive", found, expected,
-                        "directives are weir-ifds, facts, procs, nodes, proc, edge, call, callee, "
-                        "seed; # starts a comment");
+  snprintf(fix, sizeof fix, "directives are %s; # starts a comment", ifds_load_directives(L));
+  return ifds_load_fail(L, L->line, col, "unknown directive", found, expected, fix);
 }
 
 /* ---- proc lines ---------------------------------------------------------- */
@@ -261,6 +286,13 @@ weir_status ifds_load_directive(ifds_loader *L) {
   const ifds_token *t = &L->tok[0];
   if (L->stage == IFDS_STAGE_BODY) return ifds_load_body(L, t);
   if (L->stage == IFDS_STAGE_END) return after_end(L);
+  if (L->stage == IFDS_STAGE_MAGIC) {
+    const char *want = L->ext ? L->ext->magic : header_names[0];
+    if (is(t, want)) return header(L);
+    if (is(t, L->ext ? header_names[0] : "weir-ide")) return other_magic(L);
+    return misplaced(L);
+  }
+  if (L->stage == IFDS_STAGE_FACTS && L->ext && !is(t, "facts")) return L->ext->header(L);
   if (L->stage < IFDS_STAGE_PROC) return is(t, header_names[L->stage]) ? header(L) : misplaced(L);
   if (is(t, "proc")) return proc_line(L);
   if (is_body(t)) {

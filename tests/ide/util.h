@@ -1,0 +1,13 @@
+/* Helpers of the IDE tests. */
+#ifndef WEIR_TESTS_IDE_UTIL_H
+#define WEIR_TESTS_IDE_UTIL_H
+
+#include "weir/ide.h"
+
+/* "n d VALUE\n" per row of the result (caller frees). */
+char *ide_test_rows(const weir_ide_problem *p, const weir_ide_result *r);
+/* Loads `text` (failing the test on an error), solves it with the
+ * reference, and returns its rows (caller frees). */
+char *ide_test_solve_text(const char *text);
+
+#endif
