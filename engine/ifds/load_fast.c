@@ -52,17 +52,18 @@ static inline void token_key(const char *s, size_t n, const char *end, uint64_t 
   *a = w[0], *b = w[1];
 }
 
-static inline size_t token_hash(uint64_t a, uint64_t b) {
-  return (size_t)ifds_mix64(a ^ (b * 0x9e3779b97f4a7c15ull));
+static inline uint64_t token_hash(uint64_t a, uint64_t b) {
+  return ifds_mix64(a ^ (b * 0x9e3779b97f4a7c15ull));
 }
 
 static int cache_grow(ifds_token_cache *c) {
+  if (!c->hot && !(c->hot = calloc(IFDS_TOKEN_HOT, sizeof *c->hot))) return -1;
   size_t cap = c->cap ? c->cap * 2 : 4096;
   ifds_token_slot *slots = calloc(cap, sizeof *slots);
   if (!slots) return -1;
   for (size_t i = 0; i < c->cap; ++i) {
     if (!c->slots[i].flow) continue;
-    size_t j = token_hash(c->slots[i].a, c->slots[i].b) & (cap - 1);
+    size_t j = (size_t)(token_hash(c->slots[i].a, c->slots[i].b) & (cap - 1));
     while (slots[j].flow) j = (j + 1) & (cap - 1);
     slots[j] = c->slots[i];
   }
@@ -86,11 +87,20 @@ static inline int token_flow(ifds_loader *L, const char *s, size_t n, const char
   uint64_t a, b;
   token_key(s, n, end, &a, &b);
   size_t i = 0;
+  uint64_t hash = token_hash(a, b);
+  /* the front table uses the hash's high bits, the table its low ones, so
+   * that tokens sharing a front slot are spread over the table */
+  ifds_token_slot *hot = c->hot ? &c->hot[(hash >> 48) & (IFDS_TOKEN_HOT - 1)] : NULL;
+  if (hot && hot->flow && hot->a == a && hot->b == b) {
+    *out = hot->flow - 1;
+    return 0;
+  }
   if (c->cap) {
     size_t mask = c->cap - 1;
-    for (i = token_hash(a, b) & mask; c->slots[i].flow; i = (i + 1) & mask)
+    for (i = (size_t)(hash & mask); c->slots[i].flow; i = (i + 1) & mask)
       if (c->slots[i].a == a && c->slots[i].b == b) {
         *out = c->slots[i].flow - 1;
+        *hot = c->slots[i];
         return 0;
       }
   }
@@ -103,10 +113,11 @@ static inline int token_flow(ifds_loader *L, const char *s, size_t n, const char
   if (n == 2 && s[0] == 'i' && s[1] == 'd') c->id_flow = *out + 1;
   if ((c->count + 1) * 2 > c->cap) { /* grow, then find the free slot again */
     if (c->cap >= TOKEN_CACHE_MAX || cache_grow(c) != 0) return 0; /* a cache may forget */
-    for (i = token_hash(a, b) & (c->cap - 1); c->slots[i].flow; i = (i + 1) & (c->cap - 1)) {
+    for (i = (size_t)(hash & (c->cap - 1)); c->slots[i].flow; i = (i + 1) & (c->cap - 1)) {
     }
   }
   c->slots[i] = (ifds_token_slot){a, b, *out + 1};
+  c->hot[(hash >> 48) & (IFDS_TOKEN_HOT - 1)] = c->slots[i];
   c->count++;
   return 0;
 }
