@@ -37,7 +37,7 @@ static weir_status control_error(ifds_loader *L, const char *p, const char *lf) 
 
 /* Splits [start, lf) into tokens; '#' starts a comment; control bytes other
  * than tab (and a CR right before the LF) are errors, in comments too. */
-static weir_status tokenize(ifds_loader *L, const char *start, const char *lf) {
+weir_status ifds_load_tokenize(ifds_loader *L, const char *start, const char *lf) {
   const char *end = lf > start && lf[-1] == '\r' ? lf - 1 : lf;
   const char *p = start;
   L->tok_count = 0;
@@ -75,14 +75,15 @@ static weir_status bom_error(ifds_loader *L) {
 static weir_status load_line(ifds_loader *L, const char *start, const char *lf) {
   L->line_start = start;
   if (L->line == 1 && lf - start >= 3 && memcmp(start, "\xEF\xBB\xBF", 3) == 0) return bom_error(L);
-  WEIR_TRY(tokenize(L, start, lf));
+  WEIR_TRY(ifds_load_tokenize(L, start, lf));
   if (L->tok_count == 0) return WEIR_OK;
   return ifds_load_directive(L);
 }
 
 /* Every complete line of [text, text + length); *used receives the bytes
  * consumed (up to and including the last LF). Body lines try the fast path
- * first (load_fast.c). */
+ * first (load_fast.c). With L->stop_at_body, it returns after the line that
+ * starts the body, which the parallel loader takes from there. */
 static weir_status load_lines(ifds_loader *L, const char *text, size_t length, size_t *used) {
   const char *p = text, *end = text + length;
   while (p < end) {
@@ -100,6 +101,7 @@ static weir_status load_lines(ifds_loader *L, const char *text, size_t length, s
     WEIR_TRY(load_line(L, p, lf));
     ++L->line;
     p = lf + 1;
+    if (L->stop_at_body && L->stage == IFDS_STAGE_BODY) break;
   }
   *used = (size_t)(p - text);
   return WEIR_OK;
@@ -148,20 +150,66 @@ static weir_status finish(ifds_loader *L, weir_status status, uint64_t bytes,
   return status;
 }
 
-static void loader_init(ifds_loader *L, const char *name, const weir_ifds_load_options *options) {
+static weir_status loader_init(ifds_loader *L, const char *name,
+                               const weir_ifds_load_options *options) {
   memset(L, 0, sizeof *L);
   L->name = name;
   L->line = 1;
   L->strict = options && options->strict;
   ifds_flow_table_init(&L->b.flows);
+  return ifds_load_threads(options, &L->threads, &L->threads_auto);
+}
+
+/* Back to the state before the first line, with one thread: a parallel
+ * load handed the input back (load_split.c). */
+static void loader_restart(ifds_loader *L) {
+  const char *name = L->name;
+  uint64_t input_bytes = L->input_bytes;
+  int strict = L->strict;
+  loader_free(L);
+  memset(L, 0, sizeof *L);
+  L->name = name;
+  L->line = 1;
+  L->strict = strict;
+  L->input_bytes = input_bytes;
+  L->threads = 1;
+  ifds_flow_table_init(&L->b.flows);
+}
+
+/* The header and the proc lines, then the body in chunks on L->threads
+ * threads (load_split.c). *done receives the bytes taken; the caller goes
+ * on serially from there: at the last LF when the chunks were merged, at
+ * the start of the body when it is too small to split, at 0 (L restarted)
+ * when the chunks handed the input back to find an error serially. */
+static weir_status load_parallel(ifds_loader *L, const char *text, size_t length, int drop_pages,
+                                 size_t *done) {
+  L->stop_at_body = 1;
+  weir_status s = load_lines(L, text, length, done);
+  L->stop_at_body = 0;
+  WEIR_TRY(s);
+  if (L->stage != IFDS_STAGE_BODY) return WEIR_OK; /* no body: every line is taken */
+  size_t whole = length; /* up to the last LF: the rest is the serial path's error */
+  while (whole > *done && text[whole - 1] != '\n') --whole;
+  if (ifds_load_chunk_count(L, whole - *done) < 2) return WEIR_OK;
+  int merged = 0;
+  WEIR_TRY(ifds_load_chunks(L, text + *done, whole - *done, drop_pages, &merged));
+  if (merged) {
+    *done = whole;
+  } else {
+    loader_restart(L);
+    *done = 0;
+  }
+  return WEIR_OK;
 }
 
 /* The whole input in memory (a string, or a mapped file). */
 static weir_status load_text(ifds_loader *L, const char *text, size_t length) {
-  size_t used = 0;
+  size_t used = 0, more = 0;
   L->input_bytes = length;
   if (length == 0) return empty_file(L);
-  WEIR_TRY(load_lines(L, text, length, &used));
+  if (L->threads > 1) WEIR_TRY(load_parallel(L, text, length, 0, &used));
+  WEIR_TRY(load_lines(L, text + used, length - used, &more));
+  used += more;
   return used < length ? truncated_line(L, text + used, length - used) : WEIR_OK;
 }
 
@@ -177,8 +225,8 @@ weir_status weir_ifds_load_memory_ex(const char *name, const char *text, size_t 
                      "weir_ifds_load_memory: text is NULL with length %zu. Fix: pass the text.",
                      length);
   ifds_loader L;
-  loader_init(&L, name ? name : "<memory>", options);
-  weir_status s = load_text(&L, text, length);
+  weir_status s = loader_init(&L, name ? name : "<memory>", options);
+  if (s == WEIR_OK) s = load_text(&L, text, length);
   return finish(&L, s, length, out);
 }
 
@@ -251,15 +299,14 @@ static weir_status load_fd(ifds_loader *L, const char *path, int fd, uint64_t *t
   return s;
 }
 
-/* The lines of a mapped file, window by window: the next window is read
- * ahead, and the pages of lines already parsed are dropped from the process
+/* The lines of a mapped file from *done on, window by window: the next
+ * window is read ahead, and the pages of lines already parsed are dropped from the process
  * (the page cache keeps them), so the file does not add its size to the
  * peak memory of a load. */
 enum { MAP_WINDOW = 16u << 20 };
 
 static weir_status load_windows(ifds_loader *L, const char *map, size_t size, size_t *done) {
   size_t page = (size_t)sysconf(_SC_PAGESIZE), dropped = 0;
-  *done = 0;
   while (*done < size) {
     size_t window = size - *done < MAP_WINDOW ? size - *done : MAP_WINDOW, used = 0;
     size_t ahead = *done + window, rest = size - ahead;
@@ -291,7 +338,8 @@ static weir_status load_mapped(ifds_loader *L, int fd, size_t size, int *mapped)
   madvise(map, size, MADV_SEQUENTIAL);
   L->input_bytes = size;
   size_t done = 0;
-  weir_status s = load_windows(L, map, size, &done);
+  weir_status s = L->threads > 1 ? load_parallel(L, map, size, 1, &done) : WEIR_OK;
+  if (s == WEIR_OK) s = load_windows(L, map, size, &done);
   if (s == WEIR_OK && done < size) s = truncated_line(L, (const char *)map + done, size - done);
   munmap(map, size);
   return s;
@@ -312,10 +360,13 @@ weir_status weir_ifds_load_file_ex(const char *path, const weir_ifds_load_option
     return open_error(path, EISDIR);
   }
   ifds_loader L;
-  loader_init(&L, path, options);
   uint64_t total = 0;
   int mapped = 0;
-  weir_status s = WEIR_OK;
+  weir_status s = loader_init(&L, path, options);
+  if (s != WEIR_OK) {
+    close(fd);
+    return finish(&L, s, total, out);
+  }
   if (S_ISREG(st.st_mode) && (uint64_t)st.st_size <= SIZE_MAX) {
     total = (uint64_t)st.st_size;
     s = load_mapped(&L, fd, (size_t)st.st_size, &mapped);

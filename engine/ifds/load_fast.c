@@ -138,8 +138,10 @@ static const char *edge(ifds_loader *L, const char *p, const char *end) {
   p = index_below(p, end, L->nodes, &from);
   p = index_below(p, end, L->nodes, &to);
   p = flow(L, p, end, '\n', &f);
-  if (!p || ifds_builder_edge(&L->b, from, to, f, ifds_line32(L)) != WEIR_OK) return NULL;
-  return p;
+  if (!p) return NULL;
+  weir_status s = L->chunk ? ifds_chunk_edge(L, from, to, f)
+                           : ifds_builder_edge(&L->b, from, to, f, ifds_line32(L));
+  return s == WEIR_OK ? p : NULL;
 }
 
 static const char *call(ifds_loader *L, const char *p, const char *end) {
@@ -147,8 +149,10 @@ static const char *call(ifds_loader *L, const char *p, const char *end) {
   p = index_below(p, end, L->nodes, &site);
   p = index_below(p, end, L->nodes, &ret);
   p = flow(L, p, end, '\n', &f);
-  if (!p || ifds_builder_call(&L->b, site, ret, f, ifds_line32(L)) != WEIR_OK) return NULL;
-  return p;
+  if (!p) return NULL;
+  weir_status s = L->chunk ? ifds_chunk_call(L, site, ret, f)
+                           : ifds_builder_call(&L->b, site, ret, f, ifds_line32(L));
+  return s == WEIR_OK ? p : NULL;
 }
 
 static const char *callee(ifds_loader *L, const char *p, const char *end) {
@@ -157,8 +161,10 @@ static const char *callee(ifds_loader *L, const char *p, const char *end) {
   p = index_below(p, end, L->procs, &proc);
   p = flow(L, p, end, ' ', &cf);
   p = flow(L, p, end, '\n', &rf);
-  if (!p || ifds_builder_callee(&L->b, site, proc, cf, rf, ifds_line32(L)) != WEIR_OK) return NULL;
-  return p;
+  if (!p) return NULL;
+  weir_status s = L->chunk ? ifds_chunk_callee(L, site, proc, cf, rf)
+                           : ifds_builder_callee(&L->b, site, proc, cf, rf, ifds_line32(L));
+  return s == WEIR_OK ? p : NULL;
 }
 
 static const char *seed(ifds_loader *L, const char *p, const char *end) {
@@ -171,7 +177,8 @@ static const char *seed(ifds_loader *L, const char *p, const char *end) {
   while (p < end && (unsigned)(*p - '0') < 10u && p - start < 10) v = v * 10 + (uint64_t)(*p++ - '0');
   if (p == start || p >= end || *p != '\n' || v >= L->facts) return NULL;
   fact = (uint32_t)v;
-  if (ifds_builder_seed(&L->b, node, fact) != WEIR_OK) return NULL;
+  weir_status s = L->chunk ? ifds_chunk_seed(L, node, fact) : ifds_builder_seed(&L->b, node, fact);
+  if (s != WEIR_OK) return NULL;
   return p + 1;
 }
 
