@@ -176,11 +176,24 @@ static void loader_restart(ifds_loader *L) {
   ifds_flow_table_init(&L->b.flows);
 }
 
+static weir_status load_windows(ifds_loader *L, const char *map, size_t size, size_t *done);
+
+/* The lines of [base + begin, base + end): the serial path for the first
+ * chunk of a parallel load; window by window when the pages are dropped
+ * (a mapped file), as a serial load goes. */
+static weir_status load_range(ifds_loader *L, const char *base, size_t begin, size_t end,
+                              int drop_pages) {
+  size_t done = begin, used = 0;
+  if (drop_pages) return load_windows(L, base, end, &done);
+  return load_lines(L, base + begin, end - begin, &used);
+}
+
 /* The header and the proc lines, then the body in chunks on L->threads
  * threads (load_split.c). *done receives the bytes taken; the caller goes
  * on serially from there: at the last LF when the chunks were merged, at
- * the start of the body when it is too small to split, at 0 (L restarted)
- * when the chunks handed the input back to find an error serially. */
+ * the start of the body when it is too small to split, after the first
+ * chunk when a later one has an error to report, at 0 (L restarted) when
+ * the chunks together broke a rule between lines. */
 static weir_status load_parallel(ifds_loader *L, const char *text, size_t length, int drop_pages,
                                  size_t *done) {
   L->stop_at_body = 1;
@@ -191,11 +204,10 @@ static weir_status load_parallel(ifds_loader *L, const char *text, size_t length
   size_t whole = length; /* up to the last LF: the rest is the serial path's error */
   while (whole > *done && text[whole - 1] != '\n') --whole;
   if (ifds_load_chunk_count(L, whole - *done) < 2) return WEIR_OK;
-  int merged = 0;
-  WEIR_TRY(ifds_load_chunks(L, text + *done, whole - *done, drop_pages, &merged));
-  if (merged) {
-    *done = whole;
-  } else {
+  ifds_range body = {text, *done, whole, drop_pages, load_range};
+  int spoilt = 0;
+  WEIR_TRY(ifds_load_chunks(L, &body, done, &spoilt));
+  if (spoilt) {
     loader_restart(L);
     *done = 0;
   }

@@ -92,16 +92,26 @@ weir_status ifds_load_tokenize(ifds_loader *L, const char *start, const char *lf
  * when chosen automatically (at least 4 MiB each); below 2, a serial load. */
 int ifds_load_chunk_count(const ifds_loader *L, size_t length);
 
-/* The body of a loader past its first body line, [text, text + length)
- * (whole lines), parsed by L->threads threads in chunks split at line
- * boundaries and merged into L in file order (load_split.c). *merged is 0
- * when a chunk met a line it could not take, or the chunks together break
- * a rule that spans them: L is then spoilt, and the caller loads the input
- * again serially, which reports the first error of the file exactly as a
- * serial load does. A status other than WEIR_OK is a failure of its own
- * (memory, threads). */
-weir_status ifds_load_chunks(ifds_loader *L, const char *text, size_t length, int drop_pages,
-                             int *merged);
+/* Part [begin, end) of an input at `base` (whole lines), and the serial
+ * path that loads such a part into a loader (load.c). */
+typedef struct ifds_range {
+  const char *base;
+  size_t begin, end;
+  int drop_pages; /* a mapped file: drop the pages parsed */
+  weir_status (*serial)(ifds_loader *L, const char *base, size_t begin, size_t end,
+                        int drop_pages);
+} ifds_range;
+
+/* The body of a loader past its first body line (load_split.c): cut at line
+ * boundaries into ifds_load_chunk_count chunks; the first is loaded by
+ * body->serial on this thread while threads parse the others, which are
+ * then merged into L in file order. *taken: the bytes (from base) that L
+ * holds: body->end when merged; the end of the first chunk when a later one
+ * met a line it could not take (the serial path goes on from there and
+ * reports it); *spoilt when the chunks together break a rule between lines
+ * (L holds part of a merge: the caller loads the input again serially).
+ * An error of the first chunk is returned as the serial path words it. */
+weir_status ifds_load_chunks(ifds_loader *L, const ifds_range *body, size_t *taken, int *spoilt);
 
 /* One chunk of the body: whole lines [start, end), parsed by one thread into
  * its own loader (arrays, flow table, token cache; the proc section's tables

@@ -1,19 +1,22 @@
 /* The parallel loader: the body of a problem (everything after the first
  * edge, call, callee or seed line) is cut at line boundaries into one chunk
- * per thread; each thread parses its chunk into its own arrays and flow
- * table (load_chunk.c), and the chunks are merged into the loader in file
- * order: elements appended, each chunk's flows interned in the order they
- * first appear in it, line tags shifted by the chunk's first line. So the
- * builder ends as a serial load leaves it, and the problem is the same,
- * byte for byte.
+ * per thread. The first chunk is loaded by the serial path into the loader
+ * itself, on this thread; each other thread parses its chunk into its own
+ * arrays and flow table (load_chunk.c), and those chunks are merged into the
+ * loader in file order: elements appended, each chunk's flows interned in
+ * the order they first appear in it, line tags shifted by the chunk's first
+ * line. So the builder ends as a serial load leaves it, and the problem is
+ * the same, byte for byte.
  *
  * The header and the proc section stay serial (the body needs their counts
- * and node tables; they are a small part of a file). A chunk that meets a
- * line it cannot take, or chunks that together break a rule between lines
- * (a call node with edges, two calls of a node, the `end` counts, lines after
- * `end`), hand the input back to the serial loader, which finds the first
- * error in file order and words it as always: errors cost a second pass, a
- * valid file never does. */
+ * and node tables; they are a small part of a file). Errors: the first
+ * chunk's first error is the file's first, worded by the serial path. A
+ * later chunk that meets a line it cannot take stops the others, and the
+ * serial path goes on from the end of the first chunk, so it reports the
+ * first error after it as always. Chunks that together break a rule between
+ * lines (a call node with edges, two calls of a node, the `end` counts,
+ * lines after `end`) spoil the merge, and the input is loaded again
+ * serially. A valid file is parsed once. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,21 +93,28 @@ static void *run_chunk(void *arg) {
   return NULL;
 }
 
-/* Chunk 0 on this thread, the others on their own; a thread that cannot be
- * started leaves its chunk to this one. */
-static void run_all(ifds_chunk *chunks, int count, _Atomic int *stop) {
+/* The first chunk on this thread, by the serial path into the loader
+ * itself (it follows the lines the serial path already took, so it is exact,
+ * and its first error is the file's); the others on their own threads. A
+ * thread that cannot be started leaves its chunk to this one. */
+static weir_status run_all(ifds_loader *L, ifds_chunk *chunks, int count, const ifds_range *first,
+                           _Atomic int *stop) {
   pthread_t tid[IFDS_LOAD_MAX_THREADS];
   chunk_job jobs[IFDS_LOAD_MAX_THREADS];
   int started[IFDS_LOAD_MAX_THREADS] = {0};
-  for (int k = 0; k < count; ++k) jobs[k] = (chunk_job){&chunks[k], stop};
-  for (int k = 1; k < count; ++k) started[k] = pthread_create(&tid[k], NULL, run_chunk, &jobs[k]) == 0;
-  run_chunk(&jobs[0]);
+  for (int k = 1; k < count; ++k) {
+    jobs[k] = (chunk_job){&chunks[k], stop};
+    started[k] = pthread_create(&tid[k], NULL, run_chunk, &jobs[k]) == 0;
+  }
+  weir_status s = first->serial(L, first->base, first->begin, first->end, first->drop_pages);
+  if (s != WEIR_OK) atomic_store(stop, 1);
   for (int k = 1; k < count; ++k) {
     if (started[k])
       pthread_join(tid[k], NULL);
-    else
+    else if (s == WEIR_OK)
       run_chunk(&jobs[k]);
   }
+  return s;
 }
 
 /* ---- merging ------------------------------------------------------------------- */
@@ -237,10 +247,11 @@ static int calls_without_edges(const ifds_builder *b) {
   return 1;
 }
 
+/* Chunks 1.. after the first, which is in the loader already. */
 static weir_status merge(ifds_loader *L, ifds_chunk *chunks, int count, int *ok) {
-  WEIR_TRY(reserve_all(&L->b, chunks, count));
-  int ended = 0;
-  for (int k = 0; k < count && *ok; ++k) WEIR_TRY(merge_chunk(L, &chunks[k], &ended, ok));
+  WEIR_TRY(reserve_all(&L->b, chunks + 1, count - 1));
+  int ended = L->stage == IFDS_STAGE_END;
+  for (int k = 1; k < count && *ok; ++k) WEIR_TRY(merge_chunk(L, &chunks[k], &ended, ok));
   if (*ok) *ok = within_limits(&L->b) && calls_without_edges(&L->b);
   if (*ok && ended) L->stage = IFDS_STAGE_END;
   return WEIR_OK;
@@ -254,10 +265,10 @@ int ifds_load_chunk_count(const ifds_loader *L, size_t length) {
   return most < (size_t)L->threads ? (int)(most ? most : 1) : L->threads;
 }
 
-weir_status ifds_load_chunks(ifds_loader *L, const char *text, size_t length, int drop_pages,
-                             int *merged) {
-  *merged = 0;
-  int count = ifds_load_chunk_count(L, length);
+weir_status ifds_load_chunks(ifds_loader *L, const ifds_range *body, size_t *taken,
+                             int *spoilt) {
+  *taken = body->begin, *spoilt = 0;
+  int count = ifds_load_chunk_count(L, body->end - body->begin);
   ifds_chunk *chunks = calloc((size_t)count, sizeof *chunks);
   if (!chunks)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
@@ -265,12 +276,20 @@ weir_status ifds_load_chunks(ifds_loader *L, const char *text, size_t length, in
                      "thread (WEIR_IFDS_LOAD_THREADS=1).",
                      count);
   _Atomic int stop = 0;
-  split(chunks, count, L, text, length, drop_pages, &stop);
-  run_all(chunks, count, &stop);
-  int ok = !atomic_load(&stop);
-  weir_status s = ok ? merge(L, chunks, count, &ok) : WEIR_OK;
+  split(chunks, count, L, body->base + body->begin, body->end - body->begin, body->drop_pages,
+        &stop);
+  ifds_range first = *body;
+  first.end = (size_t)(chunks[0].end - body->base);
+  weir_status s = run_all(L, chunks, count, &first, &stop);
+  int ok = s == WEIR_OK && !atomic_load(&stop);
+  if (ok) s = merge(L, chunks, count, &ok);
   for (int k = 0; k < count; ++k) ifds_chunk_free(&chunks[k]);
   free(chunks);
-  *merged = s == WEIR_OK && ok;
-  return s;
+  if (s != WEIR_OK) return s;
+  /* merged: all of it; a chunk failed: the serial path goes on after the
+   * first chunk and finds its error; the merge found a rule broken between
+   * chunks: L holds part of the merge, and the load starts over */
+  *taken = ok ? body->end : first.end;
+  *spoilt = !ok && !atomic_load(&stop);
+  return WEIR_OK;
 }
