@@ -10,8 +10,42 @@
 
 #include "engine/ifds/load.h"
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+    (defined(__GNUC__) || defined(__clang__))
+/* Up to 7 digits ending at a space, 8 bytes at a time (the file's numbers
+ * are node indices: cachegrind put the byte loop below at 27% of a load's
+ * instructions). The first byte that is not a digit is found with one add
+ * (a non-digit's carry only reaches bytes after it), and the digits,
+ * shifted so that the last is in the top byte, are combined in three
+ * multiplies. NULL *next: not of that shape, the byte loop decides. */
+static inline const char *digits8(const char *p, uint32_t *out, int *decided) {
+  uint64_t x;
+  memcpy(&x, p, 8);
+  uint64_t t = x ^ 0x3030303030303030ull; /* a digit becomes 0..9 */
+  uint64_t bad = ((t + 0x7676767676767676ull) | t) & 0x8080808080808080ull;
+  *decided = bad != 0; /* 8 digits or more: the byte loop */
+  if (!bad) return NULL;
+  unsigned n = (unsigned)__builtin_ctzll(bad) / 8;
+  if (n == 0 || p[n] != ' ') return NULL;
+  uint64_t v = t << (8 * (8 - n)); /* leading zero digits below */
+  v = (v * 2561) >> 8 & 0x00FF00FF00FF00FFull;
+  v = (v * 6553601) >> 16 & 0x0000FFFF0000FFFFull;
+  v = (v * 42949672960001ull) >> 32;
+  *out = (uint32_t)v;
+  return p + n + 1;
+}
+#define IFDS_HAVE_DIGITS8 1
+#endif
+
 /* Decimal digits ending at a space: at most 10, at most 4294967295. */
 static inline const char *digits(const char *p, const char *end, uint32_t *out) {
+#ifdef IFDS_HAVE_DIGITS8
+  if (end - p >= 8) {
+    int decided;
+    const char *next = digits8(p, out, &decided);
+    if (decided) return next;
+  }
+#endif
   const char *start = p;
   uint64_t v = 0;
   while (p < end && (unsigned)(*p - '0') < 10u) {
