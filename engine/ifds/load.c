@@ -20,7 +20,6 @@ weir_status ifds_load_fail(const ifds_loader *L, uint64_t line, size_t col, cons
 static void loader_free(ifds_loader *L) {
   ifds_builder_release(&L->b);
   free(L->tokens.slots);
-  free(L->tokens.hot);
 }
 
 static weir_status control_error(ifds_loader *L, const char *p, const char *lf) {

@@ -38,19 +38,10 @@ typedef struct ifds_token_slot {
   uint32_t flow; /* index + 1; 0 = empty */
 } ifds_token_slot;
 
-/* The table holds every cached token, but with tens of thousands of them it
- * outgrows the L1 and L2 caches and each lookup waits for memory (perf: the
- * slot load was 40% of the lookups' time on the 2 M-node problem). A
- * direct-mapped front table of IFDS_TOKEN_HOT slots (96 KiB, in L2)
- * holds the token last looked up at each hash, so that the few hundred
- * tokens which make up most lines are found without touching the table. */
-#define IFDS_TOKEN_HOT 4096u
-
 typedef struct ifds_token_cache {
   ifds_token_slot *slots;
   size_t cap, count;
-  ifds_token_slot *hot; /* [IFDS_TOKEN_HOT], allocated with the first slots */
-  uint32_t id_flow;     /* index + 1 of `id` once seen */
+  uint32_t id_flow; /* index + 1 of `id` once seen */
 } ifds_token_cache;
 
 typedef struct ifds_loader {

@@ -51,8 +51,7 @@ void ifds_chunk_free(ifds_chunk *c) {
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; ++i) ifds_vec_free(vecs[i]);
   ifds_flow_table_free(&b->flows);
   free(c->L.tokens.slots);
-  free(c->L.tokens.hot);
-  c->L.tokens.slots = c->L.tokens.hot = NULL;
+  c->L.tokens.slots = NULL;
 }
 
 /* ---- the elements ------------------------------------------------------------ */

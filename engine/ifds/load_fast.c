@@ -91,7 +91,6 @@ static inline uint64_t token_hash(uint64_t a, uint64_t b) {
 }
 
 static int cache_grow(ifds_token_cache *c) {
-  if (!c->hot && !(c->hot = calloc(IFDS_TOKEN_HOT, sizeof *c->hot))) return -1;
   size_t cap = c->cap ? c->cap * 2 : 4096;
   ifds_token_slot *slots = calloc(cap, sizeof *slots);
   if (!slots) return -1;
@@ -122,19 +121,11 @@ static inline int token_flow(ifds_loader *L, const char *s, size_t n, const char
   token_key(s, n, end, &a, &b);
   size_t i = 0;
   uint64_t hash = token_hash(a, b);
-  /* the front table uses the hash's high bits, the table its low ones, so
-   * that tokens sharing a front slot are spread over the table */
-  ifds_token_slot *hot = c->hot ? &c->hot[(hash >> 48) & (IFDS_TOKEN_HOT - 1)] : NULL;
-  if (hot && hot->flow && hot->a == a && hot->b == b) {
-    *out = hot->flow - 1;
-    return 0;
-  }
   if (c->cap) {
     size_t mask = c->cap - 1;
     for (i = (size_t)(hash & mask); c->slots[i].flow; i = (i + 1) & mask)
       if (c->slots[i].a == a && c->slots[i].b == b) {
         *out = c->slots[i].flow - 1;
-        *hot = c->slots[i];
         return 0;
       }
   }
@@ -151,7 +142,6 @@ static inline int token_flow(ifds_loader *L, const char *s, size_t n, const char
     }
   }
   c->slots[i] = (ifds_token_slot){a, b, *out + 1};
-  c->hot[(hash >> 48) & (IFDS_TOKEN_HOT - 1)] = c->slots[i];
   c->count++;
   return 0;
 }
