@@ -290,6 +290,44 @@ START_TEST(blank_chunks_identical) {
 }
 END_TEST
 
+/* Numbers spelled with leading zeros, 1 to 10 digits (the fast path reads
+ * up to 7 digits 8 bytes at a time, longer ones byte by byte), give the
+ * problem of the plain spelling; lines end close to the end of the text. */
+START_TEST(number_spellings_identical) {
+  char plain[8192], padded[8192];
+  size_t n = 0, m = 0;
+  const char head[] = "weir-ifds 1\nfacts 4\nprocs 1\nnodes 40\nproc 0 main 0 39\n";
+  n += (size_t)snprintf(plain + n, sizeof plain - n, "%s", head);
+  m += (size_t)snprintf(padded + m, sizeof padded - m, "%s", head);
+  for (int i = 0; i < 38; ++i) {
+    int w = 1 + i % 10, v = 1 + i % 9;
+    n += (size_t)snprintf(plain + n, sizeof plain - n, "edge %d %d id\n", i, i + 1);
+    m += (size_t)snprintf(padded + m, sizeof padded - m, "edge %0*d %0*d id\n", w, i, 11 - w, i + 1);
+    n += (size_t)snprintf(plain + n, sizeof plain - n, "seed %d %d\n", i, v % 4);
+    m += (size_t)snprintf(padded + m, sizeof padded - m, "seed %0*d %0*d\n", w, i, w, v % 4);
+  }
+  n += (size_t)snprintf(plain + n, sizeof plain - n, "edge 38 39 id\nseed 9 3\n");
+  m += (size_t)snprintf(padded + m, sizeof padded - m, "edge 038 39 id\nseed 9 3\n");
+  assert_same_for_all_threads(padded, m, 0, NULL, 0);
+  outcome a = load(plain, n, 1, 0), b = load(padded, m, 3, 0);
+  ck_assert_msg(a.status == WEIR_OK && b.status == WEIR_OK, "%s %s", a.message, b.message);
+  b.problem->source_bytes = a.problem->source_bytes;
+  assert_identical(a.problem, b.problem);
+  weir_ifds_problem_free(a.problem);
+  weir_ifds_problem_free(b.problem);
+  /* and spellings that are refused, the same way serially and in chunks */
+  const char *const bad[] = {"edge 1 2x id", "edge 12345678 1 id", "edge 4294967296 1 id",
+                             "edge 1 2 ID", "edge 1234567 2 id", "seed 1 00000004",
+                             "edge 1 2 id\tx"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    size_t k = (size_t)snprintf(padded, sizeof padded, "%sedge 0 1 id\n%s\n", head, bad[i]);
+    char message[1024];
+    assert_same_for_all_threads(padded, k, 0, message, sizeof message);
+    ck_assert_msg(strncmp(message, "par.ifds:7:", 11) == 0, "%s: %s", bad[i], message);
+  }
+}
+END_TEST
+
 /* ---- errors ------------------------------------------------------------------------ */
 
 /* The realistic text with `count` lines replaced; the serial and parallel
@@ -463,6 +501,7 @@ Suite *ifds_load_parallel_suite(void) {
   tcase_add_test(tc, comments_and_blank_lines_identical);
   tcase_add_test(tc, fewer_lines_than_threads);
   tcase_add_test(tc, blank_chunks_identical);
+  tcase_add_test(tc, number_spellings_identical);
   tcase_add_test(tc, error_in_late_chunk);
   tcase_add_test(tc, error_in_early_chunk);
   tcase_add_test(tc, errors_in_early_and_late_chunks_first_wins);
