@@ -214,6 +214,36 @@ START_TEST(file_identical) {
 }
 END_TEST
 
+/* The same from a mapped file with an error in its last chunk: the serial
+ * pass after the chunks reads pages the chunks dropped. */
+START_TEST(file_error_in_late_chunk) {
+  size_t n, m;
+  char *text = generate_text(WEIR_IFDS_PRESET_REALISTIC, 4000, 3, &n);
+  lines l = split_lines(text, n);
+  size_t late = last_line(&l, "edge ");
+  set_line(&l, late, "edge 0 1 id,5>");
+  char *edited = join_lines(&l, "\n", &m);
+  char path[] = "/tmp/weir-par-XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  ck_assert_int_eq(write(fd, edited, m), (ssize_t)m);
+  close(fd);
+  char serial_message[1024];
+  weir_ifds_problem *p = NULL;
+  weir_ifds_load_options serial = {.threads = 1}, parallel = {.threads = 4};
+  ck_assert_int_eq(weir_ifds_load_file_ex(path, &serial, &p), WEIR_ERR_PARSE);
+  snprintf(serial_message, sizeof serial_message, "%s", weir_last_error());
+  ck_assert_int_eq(weir_ifds_load_file_ex(path, &parallel, &p), WEIR_ERR_PARSE);
+  ck_assert_str_eq(weir_last_error(), serial_message);
+  ck_assert_ptr_nonnull(strstr(serial_message, "pair without a target fact"));
+  ck_assert_ptr_null(p);
+  unlink(path);
+  free_lines(&l);
+  free(edited);
+  free(text);
+}
+END_TEST
+
 START_TEST(crlf_identical) {
   size_t n, m;
   char *text = generate_text(WEIR_IFDS_PRESET_REALISTIC, 200, 5, &n);
@@ -497,6 +527,7 @@ Suite *ifds_load_parallel_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_loop_test(tc, generated_presets_identical, 0, WEIR_IFDS_PRESET_COUNT);
   tcase_add_test(tc, file_identical);
+  tcase_add_test(tc, file_error_in_late_chunk);
   tcase_add_test(tc, crlf_identical);
   tcase_add_test(tc, comments_and_blank_lines_identical);
   tcase_add_test(tc, fewer_lines_than_threads);
