@@ -118,6 +118,12 @@ typedef struct ifds_chunk {
   uint64_t end_line;         /* the `end` line (chunk line), 0 if none */
   uint32_t end_want[4];      /* its counts */
   size_t end_have[4];        /* the chunk's elements above it */
+  /* Set by the merge for the copy: the chunk's flows' indices in the
+   * loader's table, where its edges, calls, callees and seeds go in the
+   * loader's arrays, and what its line numbers need added. */
+  uint32_t *flow_map;
+  size_t at[4];
+  uint64_t shift;
 } ifds_chunk;
 
 /* Sets up chunk c over [start, end) for the loader `main` (in its body). */

@@ -50,6 +50,8 @@ void ifds_chunk_free(ifds_chunk *c) {
                       &b->callee_return_flow, &b->callee_line, &b->seed_node,        &b->seed_fact};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; ++i) ifds_vec_free(vecs[i]);
   ifds_flow_table_free(&b->flows);
+  free(c->flow_map);
+  c->flow_map = NULL;
   free(c->L.tokens.slots);
   c->L.tokens.slots = NULL;
 }

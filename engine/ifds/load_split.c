@@ -119,68 +119,18 @@ static weir_status run_all(ifds_loader *L, ifds_chunk *chunks, int count, const 
 
 /* ---- merging ------------------------------------------------------------------- */
 
-/* dst += src; with `map`, each value is map[value] (flows); with `add`,
- * value + add, saturated as ifds_line32 saturates (lines). */
-static weir_status append(ifds_vec *dst, const ifds_vec *src, const uint32_t *map, uint64_t add) {
-  WEIR_TRY(ifds_vec_reserve(dst, src->len));
-  uint32_t *out = dst->data + dst->len;
-  if (map)
-    for (size_t i = 0; i < src->len; ++i) out[i] = map[src->data[i]];
-  else if (add)
-    for (size_t i = 0; i < src->len; ++i) {
-      uint64_t v = src->data[i] + add;
-      out[i] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-    }
-  else if (src->len)
-    memcpy(out, src->data, src->len * sizeof *out);
-  dst->len += src->len;
-  return WEIR_OK;
-}
+/* The merge is two passes. The first, in file order on this thread, does
+ * what depends on what came before: the `end` line's counts, the flows'
+ * indices (interned in order), two calls of one node, the edges out of
+ * each node, and where each chunk's elements go. The second copies each
+ * chunk's arrays to their place, one thread per chunk: the copy is most of
+ * a merge, and it would otherwise grow with the chunks that saved parse
+ * time. */
 
-/* The chunk's flows interned into the loader's table, in their order. */
-static weir_status flow_map(ifds_loader *L, const ifds_chunk *c, uint32_t **map) {
-  const ifds_flow_table *t = &c->L.b.flows;
-  uint32_t n = ifds_flow_count(t);
-  *map = malloc((n ? n : 1) * sizeof **map);
-  if (!*map)
-    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
-                     "allocating the flow map of a chunk (%u flows) failed. Fix: free memory.", n);
-  for (uint32_t f = 0; f < n; ++f) {
-    weir_status s = ifds_flow_copy_in(&L->b.flows, t, f, &(*map)[f]);
-    if (s != WEIR_OK) return free(*map), *map = NULL, s;
-  }
-  return WEIR_OK;
-}
-
-/* Room for every element of every chunk at once: the arrays grow once. */
-static weir_status reserve_all(ifds_builder *b, const ifds_chunk *chunks, int count) {
-  ifds_vec *dst[] = {&b->edge_from,   &b->edge_to,          &b->edge_flow,
-                     &b->edge_line,   &b->call_node,        &b->call_return,
-                     &b->call_flow,   &b->call_line,        &b->callee_site,
-                     &b->callee_proc, &b->callee_call_flow, &b->callee_return_flow,
-                     &b->callee_line, &b->seed_node,        &b->seed_fact};
-  for (size_t v = 0; v < sizeof dst / sizeof dst[0]; ++v) {
-    size_t offset = (size_t)((const char *)dst[v] - (const char *)b), extra = 0;
-    for (int k = 0; k < count; ++k)
-      extra += ((const ifds_vec *)((const char *)&chunks[k].L.b + offset))->len;
-    WEIR_TRY(ifds_vec_reserve(dst[v], extra));
-  }
-  return WEIR_OK;
-}
-
-/* The element counts so far, in the order of the `end` line. */
+/* The element counts of a builder, in the order of the `end` line. */
 static void counts(const ifds_builder *b, size_t have[4]) {
   have[0] = b->edge_from.len, have[1] = b->call_node.len;
   have[2] = b->callee_site.len, have[3] = b->seed_node.len;
-}
-
-/* The chunk's `end` line against the elements above it in the file. */
-static int end_matches(const ifds_builder *b, const ifds_chunk *c) {
-  size_t above[4];
-  counts(b, above);
-  for (int i = 0; i < 4; ++i)
-    if (above[i] + c->end_have[i] != c->end_want[i]) return 0;
-  return 1;
 }
 
 /* A directive line in the chunk (the fast path counts none: its elements). */
@@ -190,54 +140,139 @@ static int has_directives(const ifds_chunk *c) {
   return c->directives || have[0] || have[1] || have[2] || have[3];
 }
 
-/* Appends one chunk; *ok is 0 when a rule between lines is broken. */
-static weir_status merge_chunk(ifds_loader *L, ifds_chunk *c, int *ended, int *ok) {
-  ifds_builder *b = &L->b, *cb = &c->L.b;
+/* The chunk's `end` line against the elements above it in the file. */
+static int end_matches(const ifds_chunk *c, const size_t above[4]) {
+  for (int i = 0; i < 4; ++i)
+    if (above[i] + c->end_have[i] != c->end_want[i]) return 0;
+  return 1;
+}
+
+/* The chunk's flows interned into the loader's table, in their order. */
+static weir_status flow_map(ifds_loader *L, ifds_chunk *c) {
+  const ifds_flow_table *t = &c->L.b.flows;
+  uint32_t n = ifds_flow_count(t);
+  c->flow_map = malloc((n ? n : 1) * sizeof *c->flow_map);
+  if (!c->flow_map)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
+                     "allocating the flow map of a chunk (%u flows) failed. Fix: free memory.", n);
+  for (uint32_t f = 0; f < n; ++f) WEIR_TRY(ifds_flow_copy_in(&L->b.flows, t, f, &c->flow_map[f]));
+  return WEIR_OK;
+}
+
+/* The first pass for one chunk; *above: the elements above it, then
+ * below it. *ok is 0 when a rule between lines is broken. */
+static weir_status plan_chunk(ifds_loader *L, ifds_chunk *c, size_t above[4], int *ended,
+                              int *ok) {
+  ifds_builder *b = &L->b;
+  const ifds_builder *cb = &c->L.b;
   if (*ended && has_directives(c)) return *ok = 0, WEIR_OK; /* lines after `end` */
-  if (c->end_line && !end_matches(b, c)) return *ok = 0, WEIR_OK;
-  uint64_t shift = L->line - 1; /* chunk line 1 is file line L->line */
-  uint32_t *map = NULL;
-  WEIR_TRY(flow_map(L, c, &map));
-  for (size_t i = 0; i < cb->edge_from.len; ++i) b->out_count[cb->edge_from.data[i]]++;
+  if (c->end_line && !end_matches(c, above)) return *ok = 0, WEIR_OK;
+  *ended |= c->end_line != 0;
+  WEIR_TRY(flow_map(L, c));
   for (size_t i = 0; i < cb->call_node.len && *ok; ++i) {
     uint32_t site = cb->call_node.data[i];
     if (b->node_call[site] != WEIR_IFDS_NONE) *ok = 0; /* a second call of the node */
-    b->node_call[site] = (uint32_t)(b->call_node.len + i);
+    b->node_call[site] = (uint32_t)(above[1] + i);
   }
-  weir_status s = WEIR_OK;
+  for (size_t i = 0; i < cb->edge_from.len; ++i) b->out_count[cb->edge_from.data[i]]++;
+  size_t have[4];
+  counts(cb, have);
+  for (int i = 0; i < 4; ++i) c->at[i] = above[i], above[i] += have[i];
+  c->shift = L->line - 1; /* chunk line 1 is file line L->line */
+  L->line += c->L.line - 1;
+  return WEIR_OK;
+}
+
+/* n values from src to dst: as they are, through `map` (flows), or plus
+ * `add` saturated as ifds_line32 saturates (lines). */
+static void copy_values(uint32_t *dst, const uint32_t *src, size_t n, const uint32_t *map,
+                        uint64_t add) {
+  if (map)
+    for (size_t i = 0; i < n; ++i) dst[i] = map[src[i]];
+  else if (add)
+    for (size_t i = 0; i < n; ++i) {
+      uint64_t v = src[i] + add;
+      dst[i] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+    }
+  else if (n)
+    memcpy(dst, src, n * sizeof *dst);
+}
+
+typedef struct copy_job {
+  ifds_builder *b;
+  ifds_chunk *chunk;
+} copy_job;
+
+/* The second pass for one chunk (a thread's work): its arrays into their
+ * places in the loader's, which have room; each freed once copied. */
+static void *copy_chunk(void *arg) {
+  copy_job *job = arg;
+  ifds_builder *b = job->b, *cb = &job->chunk->L.b;
+  const uint32_t *map = job->chunk->flow_map;
+  uint64_t shift = job->chunk->shift;
+  const size_t *at = job->chunk->at;
   const struct {
     ifds_vec *dst, *src;
-    int kind; /* 0 copy, 1 flow, 2 line */
+    int kind; /* index into at[]; + 4: flows; + 8: lines */
   } parts[] = {{&b->edge_from, &cb->edge_from, 0},
                {&b->edge_to, &cb->edge_to, 0},
-               {&b->edge_flow, &cb->edge_flow, 1},
-               {&b->edge_line, &cb->edge_line, 2},
-               {&b->call_node, &cb->call_node, 0},
-               {&b->call_return, &cb->call_return, 0},
-               {&b->call_flow, &cb->call_flow, 1},
-               {&b->call_line, &cb->call_line, 2},
-               {&b->callee_site, &cb->callee_site, 0},
-               {&b->callee_proc, &cb->callee_proc, 0},
-               {&b->callee_call_flow, &cb->callee_call_flow, 1},
-               {&b->callee_return_flow, &cb->callee_return_flow, 1},
-               {&b->callee_line, &cb->callee_line, 2},
-               {&b->seed_node, &cb->seed_node, 0},
-               {&b->seed_fact, &cb->seed_fact, 0}};
-  for (size_t v = 0; s == WEIR_OK && v < sizeof parts / sizeof parts[0]; ++v) {
-    s = append(parts[v].dst, parts[v].src, parts[v].kind == 1 ? map : NULL,
-               parts[v].kind == 2 ? shift : 0);
-    ifds_vec_free(parts[v].src); /* each array once copied: the peak memory stays lower */
+               {&b->edge_flow, &cb->edge_flow, 4},
+               {&b->edge_line, &cb->edge_line, 8},
+               {&b->call_node, &cb->call_node, 1},
+               {&b->call_return, &cb->call_return, 1},
+               {&b->call_flow, &cb->call_flow, 5},
+               {&b->call_line, &cb->call_line, 9},
+               {&b->callee_site, &cb->callee_site, 2},
+               {&b->callee_proc, &cb->callee_proc, 2},
+               {&b->callee_call_flow, &cb->callee_call_flow, 6},
+               {&b->callee_return_flow, &cb->callee_return_flow, 6},
+               {&b->callee_line, &cb->callee_line, 10},
+               {&b->seed_node, &cb->seed_node, 3},
+               {&b->seed_fact, &cb->seed_fact, 3}};
+  for (size_t v = 0; v < sizeof parts / sizeof parts[0]; ++v) {
+    int kind = parts[v].kind;
+    copy_values(parts[v].dst->data + at[kind % 4], parts[v].src->data, parts[v].src->len,
+                kind / 4 == 1 ? map : NULL, kind / 4 == 2 ? shift : 0);
+    ifds_vec_free(parts[v].src); /* once copied: the peak memory stays lower */
   }
-  free(map);
-  if (c->end_line) *ended = 1;
-  L->line += c->L.line - 1;
-  return s;
+  return NULL;
+}
+
+/* Chunks 1.. to their places, chunk 1 on this thread. */
+static void copy_all(ifds_builder *b, ifds_chunk *chunks, int count) {
+  pthread_t tid[IFDS_LOAD_MAX_THREADS];
+  copy_job jobs[IFDS_LOAD_MAX_THREADS];
+  int started[IFDS_LOAD_MAX_THREADS] = {0};
+  for (int k = 1; k < count; ++k) jobs[k] = (copy_job){b, &chunks[k]};
+  for (int k = 2; k < count; ++k)
+    started[k] = pthread_create(&tid[k], NULL, copy_chunk, &jobs[k]) == 0;
+  if (count > 1) copy_chunk(&jobs[1]);
+  for (int k = 2; k < count; ++k) {
+    if (started[k])
+      pthread_join(tid[k], NULL);
+    else
+      copy_chunk(&jobs[k]);
+  }
+}
+
+/* Room in the loader's arrays for `total` elements of each kind. */
+static weir_status make_room(ifds_builder *b, const size_t total[4]) {
+  ifds_vec *dst[] = {&b->edge_from,   &b->edge_to,          &b->edge_flow,
+                     &b->edge_line,   &b->call_node,        &b->call_return,
+                     &b->call_flow,   &b->call_line,        &b->callee_site,
+                     &b->callee_proc, &b->callee_call_flow, &b->callee_return_flow,
+                     &b->callee_line, &b->seed_node,        &b->seed_fact};
+  static const int kind[] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3};
+  for (size_t v = 0; v < sizeof dst / sizeof dst[0]; ++v)
+    WEIR_TRY(ifds_vec_reserve(dst[v], total[kind[v]] - dst[v]->len));
+  for (size_t v = 0; v < sizeof dst / sizeof dst[0]; ++v) dst[v]->len = total[kind[v]];
+  return WEIR_OK;
 }
 
 /* The counts the builder's own calls refuse past (build_body.c): a body
  * that large is left to the serial load and its message. */
-static int within_limits(const ifds_builder *b) {
-  return b->edge_from.len <= UINT32_MAX - 1 && b->callee_site.len <= UINT32_MAX - 1;
+static int within_limits(const size_t total[4]) {
+  return total[0] <= UINT32_MAX - 1 && total[2] <= UINT32_MAX - 1;
 }
 
 /* A call node with edges, wherever each came from. */
@@ -249,10 +284,15 @@ static int calls_without_edges(const ifds_builder *b) {
 
 /* Chunks 1.. after the first, which is in the loader already. */
 static weir_status merge(ifds_loader *L, ifds_chunk *chunks, int count, int *ok) {
-  WEIR_TRY(reserve_all(&L->b, chunks + 1, count - 1));
+  size_t total[4];
+  counts(&L->b, total);
   int ended = L->stage == IFDS_STAGE_END;
-  for (int k = 1; k < count && *ok; ++k) WEIR_TRY(merge_chunk(L, &chunks[k], &ended, ok));
-  if (*ok) *ok = within_limits(&L->b) && calls_without_edges(&L->b);
+  for (int k = 1; k < count && *ok; ++k) WEIR_TRY(plan_chunk(L, &chunks[k], total, &ended, ok));
+  if (*ok) *ok = within_limits(total);
+  if (!*ok) return WEIR_OK;
+  WEIR_TRY(make_room(&L->b, total));
+  copy_all(&L->b, chunks, count);
+  *ok = calls_without_edges(&L->b);
   if (*ok && ended) L->stage = IFDS_STAGE_END;
   return WEIR_OK;
 }
