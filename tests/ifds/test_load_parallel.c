@@ -511,6 +511,43 @@ START_TEST(late_errors_of_other_kinds) {
 }
 END_TEST
 
+/* Random edits of a generated text (a line dropped, repeated or moved,
+ * a byte changed, a line cut short), each loaded serially and in 2 to 7
+ * chunks: the same problem or the same message every time. */
+START_TEST(random_edits_same_outcome) {
+  size_t n;
+  char *text = generate_text(WEIR_IFDS_PRESET_REALISTIC, 120, 6, &n);
+  uint64_t state = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
+  int errors = 0;
+  for (int round = 0; round < 40; ++round) {
+    lines l = split_lines(text, n);
+    for (int edit = 0; edit < 1 + round % 3; ++edit) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      size_t i = (size_t)(state >> 33) % l.count, j = (size_t)(state >> 13) % l.count;
+      char *line = l.line[i], buf[256];
+      size_t len = strlen(line);
+      switch ((state >> 60) % 5) {
+        case 0: set_line(&l, i, "# dropped"); break;
+        case 1: snprintf(buf, sizeof buf, "%s", l.line[j]), set_line(&l, i, buf); break;
+        case 2:
+          if (len) line[(state >> 20) % len] = (char)" 0123456789x,>-#\t"[(state >> 40) % 16];
+          break;
+        case 3: line[len / 2] = 0; break;
+        default: snprintf(buf, sizeof buf, "%s\n%s", line, line), set_line(&l, i, buf); break;
+      }
+    }
+    size_t m;
+    char *edited = join_lines(&l, "\n", &m), message[1024];
+    assert_same_outcome(edited, m, 2 + round % 6, round % 2, message, sizeof message);
+    errors += message[0] != 0;
+    free(edited);
+    free_lines(&l);
+  }
+  ck_assert_int_gt(errors, 10); /* most edits break a rule */
+  free(text);
+}
+END_TEST
+
 START_TEST(bad_thread_count) {
   weir_ifds_problem *p = NULL;
   weir_ifds_load_options o = {.threads = -1};
@@ -539,6 +576,7 @@ Suite *ifds_load_parallel_suite(void) {
   tcase_add_test(tc, rules_between_chunks);
   tcase_add_test(tc, trailer_errors);
   tcase_add_test(tc, late_errors_of_other_kinds);
+  tcase_add_loop_test(tc, random_edits_same_outcome, 0, 8);
   tcase_add_test(tc, bad_thread_count);
   suite_add_tcase(s, tc);
   return s;
