@@ -311,9 +311,9 @@ static weir_status load_fd(ifds_loader *L, const char *path, int fd, uint64_t *t
 }
 
 /* The lines of a mapped file from *done on, window by window: the next
- * window is read ahead, and the pages of lines already parsed are dropped from the process
- * (the page cache keeps them), so the file does not add its size to the
- * peak memory of a load. */
+ * window is read ahead, and the pages of lines already parsed are dropped
+ * from the process (the page cache keeps them), so the file does not add
+ * its size to the peak memory of a load. */
 enum { MAP_WINDOW = 16u << 20 };
 
 static weir_status load_windows(ifds_loader *L, const char *map, size_t size, size_t *done) {

@@ -17,7 +17,8 @@
  * instructions). The first byte that is not a digit is found with one add
  * (a non-digit's carry only reaches bytes after it), and the digits,
  * shifted so that the last is in the top byte, are combined in three
- * multiplies. NULL *next: not of that shape, the byte loop decides. */
+ * multiplies. *decided is 0 when the 8 bytes are all digits: the byte loop
+ * takes such a number; else the result is digits()'s (NULL: refused). */
 static inline const char *digits8(const char *p, uint32_t *out, int *decided) {
   uint64_t x;
   memcpy(&x, p, 8);
@@ -86,8 +87,8 @@ static inline void token_key(const char *s, size_t n, const char *end, uint64_t 
   *a = w[0], *b = w[1];
 }
 
-static inline uint64_t token_hash(uint64_t a, uint64_t b) {
-  return ifds_mix64(a ^ (b * 0x9e3779b97f4a7c15ull));
+static inline size_t token_hash(uint64_t a, uint64_t b) {
+  return (size_t)ifds_mix64(a ^ (b * 0x9e3779b97f4a7c15ull));
 }
 
 static int cache_grow(ifds_token_cache *c) {
@@ -96,7 +97,7 @@ static int cache_grow(ifds_token_cache *c) {
   if (!slots) return -1;
   for (size_t i = 0; i < c->cap; ++i) {
     if (!c->slots[i].flow) continue;
-    size_t j = (size_t)(token_hash(c->slots[i].a, c->slots[i].b) & (cap - 1));
+    size_t j = token_hash(c->slots[i].a, c->slots[i].b) & (cap - 1);
     while (slots[j].flow) j = (j + 1) & (cap - 1);
     slots[j] = c->slots[i];
   }
@@ -120,10 +121,9 @@ static inline int token_flow(ifds_loader *L, const char *s, size_t n, const char
   uint64_t a, b;
   token_key(s, n, end, &a, &b);
   size_t i = 0;
-  uint64_t hash = token_hash(a, b);
   if (c->cap) {
     size_t mask = c->cap - 1;
-    for (i = (size_t)(hash & mask); c->slots[i].flow; i = (i + 1) & mask)
+    for (i = token_hash(a, b) & mask; c->slots[i].flow; i = (i + 1) & mask)
       if (c->slots[i].a == a && c->slots[i].b == b) {
         *out = c->slots[i].flow - 1;
         return 0;
@@ -138,7 +138,7 @@ static inline int token_flow(ifds_loader *L, const char *s, size_t n, const char
   if (n == 2 && s[0] == 'i' && s[1] == 'd') c->id_flow = *out + 1;
   if ((c->count + 1) * 2 > c->cap) { /* grow, then find the free slot again */
     if (c->cap >= TOKEN_CACHE_MAX || cache_grow(c) != 0) return 0; /* a cache may forget */
-    for (i = (size_t)(hash & (c->cap - 1)); c->slots[i].flow; i = (i + 1) & (c->cap - 1)) {
+    for (i = token_hash(a, b) & (c->cap - 1); c->slots[i].flow; i = (i + 1) & (c->cap - 1)) {
     }
   }
   c->slots[i] = (ifds_token_slot){a, b, *out + 1};

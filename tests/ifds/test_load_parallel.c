@@ -332,7 +332,8 @@ START_TEST(number_spellings_identical) {
   for (int i = 0; i < 38; ++i) {
     int w = 1 + i % 10, v = 1 + i % 9;
     n += (size_t)snprintf(plain + n, sizeof plain - n, "edge %d %d id\n", i, i + 1);
-    m += (size_t)snprintf(padded + m, sizeof padded - m, "edge %0*d %0*d id\n", w, i, 11 - w, i + 1);
+    m += (size_t)snprintf(padded + m, sizeof padded - m, "edge %0*d %0*d id\n", w, i, 11 - w,
+                          i + 1);
     n += (size_t)snprintf(plain + n, sizeof plain - n, "seed %d %d\n", i, v % 4);
     m += (size_t)snprintf(padded + m, sizeof padded - m, "seed %0*d %0*d\n", w, i, w, v % 4);
   }
