@@ -86,7 +86,7 @@ static weir_status load_line(ifds_loader *L, const char *start, const char *lf) 
 static weir_status load_lines(ifds_loader *L, const char *text, size_t length, size_t *used) {
   const char *p = text, *end = text + length;
   while (p < end) {
-    if (L->stage == IFDS_STAGE_BODY) {
+    if (L->stage == IFDS_STAGE_BODY || L->stage == IFDS_STAGE_PROC) {
       const char *next;
       WEIR_TRY(ifds_load_fast_line(L, p, end, &next));
       if (next) {

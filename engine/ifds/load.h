@@ -169,8 +169,8 @@ weir_status ifds_load_flow(ifds_loader *L, size_t i, const char *label, uint32_t
 weir_status ifds_load_no_more(ifds_loader *L, size_t count);
 weir_status ifds_load_misplaced(ifds_loader *L);
 
-/* The fast path for one body line at p (load_fast.c): *next is past its LF
- * when it was handled, NULL when the general path has to do it. */
+/* The fast path for one proc or body line at p (load_fast.c): *next is
+ * past its LF when it was handled, NULL when the general path has to do it. */
 weir_status ifds_load_fast_line(ifds_loader *L, const char *p, const char *end,
                                 const char **next);
 

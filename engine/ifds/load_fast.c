@@ -1,7 +1,8 @@
-/* The fast path of the loader: a body line of the shape every writer
- * produces ("edge 12 13 id,0>3\n": single spaces, plain digits, no comment,
- * no CR) is parsed in one pass over its bytes, with no tokenizing and no
- * copy, and handed to the builder. Anything else, and any line where
+/* The fast path of the loader: a proc or body line of the shape every
+ * writer produces ("edge 12 13 id,0>3\n": single spaces, plain digits, no
+ * comment, no CR) is parsed in one pass over its bytes, with no tokenizing
+ * and no copy, and handed to the builder (or to a chunk's arrays,
+ * load_chunk.c). Anything else, and any line where
  * something is wrong, is left to the general path (NULL *next), which
  * checks it again from scratch and reports it; so this file never formats
  * a message, and a line refused here costs only the time of a second look. */
@@ -12,14 +13,14 @@
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
     (defined(__GNUC__) || defined(__clang__))
-/* Up to 7 digits ending at a space, 8 bytes at a time (the file's numbers
+/* Up to 7 digits ending at `stop`, 8 bytes at a time (the file's numbers
  * are node indices: cachegrind put the byte loop below at 27% of a load's
  * instructions). The first byte that is not a digit is found with one add
  * (a non-digit's carry only reaches bytes after it), and the digits,
  * shifted so that the last is in the top byte, are combined in three
  * multiplies. *decided is 0 when the 8 bytes are all digits: the byte loop
  * takes such a number; else the result is digits()'s (NULL: refused). */
-static inline const char *digits8(const char *p, uint32_t *out, int *decided) {
+static inline const char *digits8(const char *p, char stop, uint32_t *out, int *decided) {
   uint64_t x;
   memcpy(&x, p, 8);
   uint64_t t = x ^ 0x3030303030303030ull; /* a digit becomes 0..9 */
@@ -27,7 +28,7 @@ static inline const char *digits8(const char *p, uint32_t *out, int *decided) {
   *decided = bad != 0; /* 8 digits or more: the byte loop */
   if (!bad) return NULL;
   unsigned n = (unsigned)__builtin_ctzll(bad) / 8;
-  if (n == 0 || p[n] != ' ') return NULL;
+  if (n == 0 || p[n] != stop) return NULL;
   uint64_t v = t << (8 * (8 - n)); /* leading zero digits below */
   v = (v * 2561) >> 8 & 0x00FF00FF00FF00FFull;
   v = (v * 6553601) >> 16 & 0x0000FFFF0000FFFFull;
@@ -38,12 +39,13 @@ static inline const char *digits8(const char *p, uint32_t *out, int *decided) {
 #define IFDS_HAVE_DIGITS8 1
 #endif
 
-/* Decimal digits ending at a space: at most 10, at most 4294967295. */
-static inline const char *digits(const char *p, const char *end, uint32_t *out) {
+/* Decimal digits ending at `stop` (a space, or the LF of the last field):
+ * at most 10, at most 4294967295. */
+static inline const char *digits(const char *p, const char *end, char stop, uint32_t *out) {
 #ifdef IFDS_HAVE_DIGITS8
   if (end - p >= 8) {
     int decided;
-    const char *next = digits8(p, out, &decided);
+    const char *next = digits8(p, stop, out, &decided);
     if (decided) return next;
   }
 #endif
@@ -53,17 +55,22 @@ static inline const char *digits(const char *p, const char *end, uint32_t *out) 
     v = v * 10 + (uint64_t)(*p - '0');
     if (++p - start > 10) return NULL;
   }
-  if (p == start || v > UINT32_MAX || p >= end || *p != ' ') return NULL;
+  if (p == start || v > UINT32_MAX || p >= end || *p != stop) return NULL;
   *out = (uint32_t)v;
   return p + 1;
 }
 
-/* A node or procedure index: digits, below `limit`. */
-static inline const char *index_below(const char *p, const char *end, uint32_t limit,
+/* A node or procedure index: digits, below `limit`, ending at `stop`. */
+static inline const char *index_until(const char *p, const char *end, char stop, uint32_t limit,
                                       uint32_t *out) {
   *out = 0; /* defined on a refused line too, where callers still pass it along */
-  p = p ? digits(p, end, out) : NULL;
+  p = p ? digits(p, end, stop, out) : NULL;
   return p && *out < limit ? p : NULL;
+}
+
+static inline const char *index_below(const char *p, const char *end, uint32_t limit,
+                                      uint32_t *out) {
+  return index_until(p, end, ' ', limit, out);
 }
 
 /* ---- flow tokens ------------------------------------------------------------ */
@@ -206,13 +213,32 @@ static const char *seed(ifds_loader *L, const char *p, const char *end) {
   return p + 1;
 }
 
+/* `proc ID NAME FIRST LAST`: the proc section is serial in a parallel load,
+ * where its general path (tokens, then numbers) was a tenth of the work. */
+static const char *proc(ifds_loader *L, const char *p, const char *end) {
+  uint32_t id, first, last;
+  p = index_below(p, end, L->procs, &id);
+  if (!p) return NULL;
+  const char *name = p; /* a token as tokenize() takes it */
+  while (p < end && (unsigned char)*p > ' ' && *p != '#' && *p != 0x7f) ++p;
+  if (p == name || p >= end || *p != ' ') return NULL;
+  size_t length = (size_t)(p - name);
+  p = index_below(p + 1, end, L->nodes, &first);
+  p = index_until(p, end, '\n', L->nodes, &last);
+  if (!p || ifds_builder_proc(&L->b, id, first, last, name, length, ifds_line32(L)) != WEIR_OK)
+    return NULL;
+  return p;
+}
+
 weir_status ifds_load_fast_line(ifds_loader *L, const char *p, const char *end,
                                 const char **next) {
   *next = NULL;
   if (end - p < 8) return WEIR_OK;
   L->line_start = p;
   L->fast = 1;
-  if (memcmp(p, "edge ", 5) == 0)
+  if (L->stage == IFDS_STAGE_PROC)
+    *next = memcmp(p, "proc ", 5) == 0 ? proc(L, p + 5, end) : NULL;
+  else if (memcmp(p, "edge ", 5) == 0)
     *next = edge(L, p + 5, end);
   else if (memcmp(p, "call", 4) == 0)
     *next = p[4] == ' ' ? call(L, p + 5, end) : memcmp(p + 4, "ee ", 3) == 0 ? callee(L, p + 7, end) : NULL;

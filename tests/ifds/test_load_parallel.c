@@ -359,6 +359,26 @@ START_TEST(number_spellings_identical) {
 }
 END_TEST
 
+/* Proc lines in other spellings (leading zeros, tabs, a comment, CR LF on
+ * one, a long name) than the fast path's give the same problem. */
+START_TEST(proc_line_spellings_identical) {
+  const char plain[] = "weir-ifds 1\nfacts 2\nprocs 4\nnodes 8\nproc 0 main 0 1\n"
+                       "proc 1 f 2 3\nproc 2 g 4 5\nproc 3 a_rather_long_procedure_name 6 7\n"
+                       "edge 0 1 id\nedge 2 3 id\nedge 4 5 0>1\nedge 6 7 id\nseed 0 0\n";
+  const char odd[] = "weir-ifds 1\nfacts 2\nprocs 4\nnodes 8\nproc 00 main 0 01\n"
+                     "proc\t1 f 2 3 # f\r\nproc 2  g 0000004 5\n"
+                     "proc 3 a_rather_long_procedure_name 6 0000000007\n"
+                     "edge 0 1 id\nedge 2 3 id\nedge 4 5 0>1\nedge 6 7 id\nseed 0 0\n";
+  outcome a = load(plain, sizeof plain - 1, 1, 0), b = load(odd, sizeof odd - 1, 1, 0);
+  ck_assert_msg(a.status == WEIR_OK && b.status == WEIR_OK, "%s %s", a.message, b.message);
+  b.problem->source_bytes = a.problem->source_bytes;
+  assert_identical(a.problem, b.problem);
+  weir_ifds_problem_free(a.problem);
+  weir_ifds_problem_free(b.problem);
+  assert_same_for_all_threads(odd, sizeof odd - 1, 0, NULL, 0);
+}
+END_TEST
+
 /* ---- errors ------------------------------------------------------------------------ */
 
 /* The realistic text with `count` lines replaced; the serial and parallel
@@ -571,6 +591,7 @@ Suite *ifds_load_parallel_suite(void) {
   tcase_add_test(tc, fewer_lines_than_threads);
   tcase_add_test(tc, blank_chunks_identical);
   tcase_add_test(tc, number_spellings_identical);
+  tcase_add_test(tc, proc_line_spellings_identical);
   tcase_add_test(tc, error_in_late_chunk);
   tcase_add_test(tc, error_in_early_chunk);
   tcase_add_test(tc, errors_in_early_and_late_chunks_first_wins);
