@@ -156,7 +156,7 @@ static weir_status loader_init(ifds_loader *L, const char *name,
   L->line = 1;
   L->strict = options && options->strict;
   ifds_flow_table_init(&L->b.flows);
-  return ifds_load_threads(options, &L->threads, &L->threads_auto);
+  return ifds_load_threads(&L->threads, &L->threads_auto);
 }
 
 /* Back to the state before the first line, with one thread: a parallel

@@ -68,13 +68,17 @@ typedef struct ifds_loader {
   ifds_token_cache tokens;
 } ifds_loader;
 
-/* The chunks a load splits the body into: options->threads when set, else
- * WEIR_IFDS_LOAD_THREADS from the environment, else the online CPUs (at
- * most IFDS_LOAD_AUTO_THREADS; *automatic is then 1). */
+/* The chunks a load splits the body into, chosen inside the library (the
+ * public weir_ifds_load_options has no field for it: a field added to that
+ * caller-allocated struct, which has no struct_size, would break the ABI):
+ * WEIR_IFDS_LOAD_THREADS from the environment when set and not empty, which
+ * must be a number from 1 to IFDS_LOAD_MAX_THREADS (anything else is
+ * WEIR_ERR_INVALID_ARGUMENT naming the variable and its value), else the
+ * online CPUs (at most IFDS_LOAD_AUTO_THREADS; *automatic is then 1). Read
+ * once per load call, by loader_init (load.c). */
 #define IFDS_LOAD_MAX_THREADS 64
 #define IFDS_LOAD_AUTO_THREADS 8
-weir_status ifds_load_threads(const weir_ifds_load_options *options, int *threads,
-                              int *automatic);
+weir_status ifds_load_threads(int *threads, int *automatic);
 
 /* Splits [start, lf) into tokens (L->tok); control bytes are errors. */
 weir_status ifds_load_tokenize(ifds_loader *L, const char *start, const char *lf);

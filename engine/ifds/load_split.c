@@ -17,6 +17,7 @@
  * lines (a call node with edges, two calls of a node, the `end` counts,
  * lines after `end`) spoil the merge, and the input is loaded again
  * serially. A valid file is parsed once. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,31 +29,20 @@
  * it saves; only an automatic thread count applies it. */
 enum { AUTO_CHUNK_MIN = 4u << 20 };
 
-weir_status ifds_load_threads(const weir_ifds_load_options *options, int *threads,
-                              int *automatic) {
+weir_status ifds_load_threads(int *threads, int *automatic) {
   *threads = 1, *automatic = 0;
-  if (options && options->threads < 0)
-    return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                     "weir_ifds_load: threads is %d. Fix: pass 0 (automatic), 1 (serial) or "
-                     "a thread count.",
-                     options->threads);
-  if (options && options->threads > 0) {
-    *threads = options->threads < IFDS_LOAD_MAX_THREADS ? options->threads : IFDS_LOAD_MAX_THREADS;
-    return WEIR_OK;
-  }
   const char *env = getenv("WEIR_IFDS_LOAD_THREADS");
   if (env && *env) {
     char *rest = NULL;
+    errno = 0;
     long n = strtol(env, &rest, 10);
-    if (*rest || n < 0)
+    if (errno || *rest || env[0] < '0' || env[0] > '9' || n < 1 || n > IFDS_LOAD_MAX_THREADS)
       return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                       "WEIR_IFDS_LOAD_THREADS is '%.32s'. Fix: set it to 0 (automatic), 1 "
-                       "(serial) or a thread count, or unset it.",
-                       env);
-    if (n > 0) {
-      *threads = n < IFDS_LOAD_MAX_THREADS ? (int)n : IFDS_LOAD_MAX_THREADS;
-      return WEIR_OK;
-    }
+                       "WEIR_IFDS_LOAD_THREADS is '%.32s', not a thread count from 1 to %d. Fix: "
+                       "set it to 1 (serial) up to %d, or unset it (the online processors).",
+                       env, IFDS_LOAD_MAX_THREADS, IFDS_LOAD_MAX_THREADS);
+    *threads = (int)n;
+    return WEIR_OK;
   }
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   *threads = cpus < 1 ? 1 : cpus > IFDS_LOAD_AUTO_THREADS ? IFDS_LOAD_AUTO_THREADS : (int)cpus;

@@ -103,12 +103,6 @@ typedef struct weir_ifds_load_options {
   /* A text without the `end` trailer is an error (at the end of the file)
    * instead of a problem with WEIR_IFDS_WARN_NO_END_LINE. */
   int strict;
-  /* Threads that parse the body of a file or text in memory, each a chunk
-   * of whole lines, merged in file order: the problem and any error are
-   * those of a serial load. 0: WEIR_IFDS_LOAD_THREADS from the environment
-   * if set, else the online CPUs (at most 8, and only for bodies of several
-   * MiB); 1: serial. Input read from a pipe is always loaded serially. */
-  int threads;
 } weir_ifds_load_options;
 WEIR_API weir_status weir_ifds_load_file_ex(const char *path,
                                             const weir_ifds_load_options *options,

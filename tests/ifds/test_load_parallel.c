@@ -153,10 +153,56 @@ typedef struct outcome {
   weir_ifds_problem *problem;
 } outcome;
 
+/* The thread count is chosen inside the library (engine/ifds/load_split.c,
+ * ifds_load_threads): weir_ifds_load_options has no field for it (that
+ * struct has no struct_size, so a new field would break the ABI), and this
+ * program links libweir.so, which exports only the weir_ API, so it cannot
+ * call the internal functions of engine/ifds/load.h either. So each load
+ * here sets WEIR_IFDS_LOAD_THREADS around the call (the library reads it
+ * once per load call) and puts the old value back after it, for the other
+ * suites in this process. */
+typedef struct saved_env {
+  char *value; /* NULL: it was unset */
+} saved_env;
+
+static saved_env set_threads(int threads) {
+  const char *old = getenv("WEIR_IFDS_LOAD_THREADS");
+  saved_env saved = {old ? strdup(old) : NULL};
+  ck_assert(!old || saved.value);
+  char value[16];
+  snprintf(value, sizeof value, "%d", threads);
+  ck_assert_int_eq(setenv("WEIR_IFDS_LOAD_THREADS", value, 1), 0);
+  return saved;
+}
+
+static void restore_threads(saved_env saved) {
+  if (saved.value)
+    ck_assert_int_eq(setenv("WEIR_IFDS_LOAD_THREADS", saved.value, 1), 0);
+  else
+    ck_assert_int_eq(unsetenv("WEIR_IFDS_LOAD_THREADS"), 0);
+  free(saved.value);
+}
+
+static weir_status load_memory_threads(const char *text, size_t length,
+                                       const weir_ifds_load_options *options, int threads,
+                                       weir_ifds_problem **out) {
+  saved_env saved = set_threads(threads);
+  weir_status s = weir_ifds_load_memory_ex("par.ifds", text, length, options, out);
+  restore_threads(saved);
+  return s;
+}
+
+static weir_status load_file_threads(const char *path, int threads, weir_ifds_problem **out) {
+  saved_env saved = set_threads(threads);
+  weir_status s = weir_ifds_load_file_ex(path, NULL, out);
+  restore_threads(saved);
+  return s;
+}
+
 static outcome load(const char *text, size_t length, int threads, int strict) {
   outcome o = {0};
-  weir_ifds_load_options options = {.strict = strict, .threads = threads};
-  o.status = weir_ifds_load_memory_ex("par.ifds", text, length, &options, &o.problem);
+  weir_ifds_load_options options = {.strict = strict};
+  o.status = load_memory_threads(text, length, &options, threads, &o.problem);
   if (o.status != WEIR_OK) snprintf(o.message, sizeof o.message, "%s", weir_last_error());
   return o;
 }
@@ -203,9 +249,8 @@ START_TEST(file_identical) {
   ck_assert_int_eq(write(fd, text, n), (ssize_t)n);
   close(fd);
   weir_ifds_problem *s = NULL, *p = NULL;
-  weir_ifds_load_options serial = {.threads = 1}, parallel = {.threads = 4};
-  ck_assert_msg(weir_ifds_load_file_ex(path, &serial, &s) == WEIR_OK, "%s", weir_last_error());
-  ck_assert_msg(weir_ifds_load_file_ex(path, &parallel, &p) == WEIR_OK, "%s", weir_last_error());
+  ck_assert_msg(load_file_threads(path, 1, &s) == WEIR_OK, "%s", weir_last_error());
+  ck_assert_msg(load_file_threads(path, 4, &p) == WEIR_OK, "%s", weir_last_error());
   assert_identical(s, p);
   weir_ifds_problem_free(s);
   weir_ifds_problem_free(p);
@@ -230,10 +275,9 @@ START_TEST(file_error_in_late_chunk) {
   close(fd);
   char serial_message[1024];
   weir_ifds_problem *p = NULL;
-  weir_ifds_load_options serial = {.threads = 1}, parallel = {.threads = 4};
-  ck_assert_int_eq(weir_ifds_load_file_ex(path, &serial, &p), WEIR_ERR_PARSE);
+  ck_assert_int_eq(load_file_threads(path, 1, &p), WEIR_ERR_PARSE);
   snprintf(serial_message, sizeof serial_message, "%s", weir_last_error());
-  ck_assert_int_eq(weir_ifds_load_file_ex(path, &parallel, &p), WEIR_ERR_PARSE);
+  ck_assert_int_eq(load_file_threads(path, 4, &p), WEIR_ERR_PARSE);
   ck_assert_str_eq(weir_last_error(), serial_message);
   ck_assert_ptr_nonnull(strstr(serial_message, "pair without a target fact"));
   ck_assert_ptr_null(p);
@@ -569,13 +613,43 @@ START_TEST(random_edits_same_outcome) {
 }
 END_TEST
 
+/* WEIR_IFDS_LOAD_THREADS that is not a number from 1 to 64: an error naming
+ * the variable and the value, with a Fix, for memory and file loads alike;
+ * 64 is taken, and an empty value is unset. */
 START_TEST(bad_thread_count) {
-  weir_ifds_problem *p = NULL;
-  weir_ifds_load_options o = {.threads = -1};
-  ck_assert_int_eq(weir_ifds_load_memory_ex("x", "weir-ifds 1\n", 12, &o, &p),
-                   WEIR_ERR_INVALID_ARGUMENT);
-  ck_assert_ptr_nonnull(strstr(weir_last_error(), "Fix:"));
-  ck_assert_ptr_null(p);
+  static const char *const bad[] = {"-1", "0", "65", "1000000000000000000000", "4x",
+                                    "x",  " 4", "+4", "2.5"};
+  saved_env saved = set_threads(1);
+  char path[] = "/tmp/weir-par-XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  ck_assert_int_eq(write(fd, "weir-ifds 1\n", 12), 12);
+  close(fd);
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    ck_assert_int_eq(setenv("WEIR_IFDS_LOAD_THREADS", bad[i], 1), 0);
+    for (int file = 0; file < 2; ++file) {
+      weir_ifds_problem *p = NULL;
+      weir_status s = file ? weir_ifds_load_file_ex(path, NULL, &p)
+                           : weir_ifds_load_memory_ex("x", "weir-ifds 1\n", 12, NULL, &p);
+      ck_assert_int_eq(s, WEIR_ERR_INVALID_ARGUMENT);
+      const char *e = weir_last_error();
+      char quoted[64];
+      snprintf(quoted, sizeof quoted, "'%.32s'", bad[i]);
+      ck_assert_msg(strstr(e, "WEIR_IFDS_LOAD_THREADS") && strstr(e, quoted), "%s", e);
+      ck_assert_ptr_nonnull(strstr(weir_last_error(), "Fix:"));
+      ck_assert_ptr_null(p);
+    }
+  }
+  static const char *const good[] = {"", "1", "64", "007"};
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i) {
+    ck_assert_int_eq(setenv("WEIR_IFDS_LOAD_THREADS", good[i], 1), 0);
+    weir_ifds_problem *p = NULL;
+    /* the header alone: past the thread count, the loader's own error */
+    ck_assert_int_eq(weir_ifds_load_memory_ex("x", "weir-ifds 1\n", 12, NULL, &p), WEIR_ERR_PARSE);
+    ck_assert_ptr_null(strstr(weir_last_error(), "WEIR_IFDS_LOAD_THREADS"));
+  }
+  restore_threads(saved);
+  unlink(path);
 }
 END_TEST
 

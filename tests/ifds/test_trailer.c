@@ -114,7 +114,7 @@ START_TEST(truncation_is_detected) {
   }
   ck_assert_uint_gt(cuts, 100);
   weir_ifds_problem *p = NULL;
-  ck_assert_int_eq(weir_ifds_load_memory_ex("whole.ifds", text, n, &(weir_ifds_load_options){.strict = 1}, &p),
+  ck_assert_int_eq(weir_ifds_load_memory_ex("whole.ifds", text, n, &(weir_ifds_load_options){1}, &p),
                    WEIR_OK);
   ck_assert_uint_eq(p->warnings, 0);
   weir_ifds_problem_free(p);
@@ -198,7 +198,7 @@ START_TEST(writers_write_it) {
   fclose(f);
   ck_assert_ptr_nonnull(strstr(text, "\nend "));
   weir_ifds_problem *p = NULL;
-  ck_assert_int_eq(weir_ifds_load_memory_ex("gen.ifds", text, length, &(weir_ifds_load_options){.strict = 1}, &p),
+  ck_assert_int_eq(weir_ifds_load_memory_ex("gen.ifds", text, length, &(weir_ifds_load_options){1}, &p),
                    WEIR_OK);
   ck_assert_uint_eq(p->warnings, 0);
   weir_ifds_problem_free(p);
