@@ -444,6 +444,17 @@ weir_status ifds_flow_from_arrays(ifds_flow_table *t, int identity, const uint32
   return intern(t, identity, index);
 }
 
+weir_status ifds_flow_copy_in(ifds_flow_table *t, const ifds_flow_table *from, uint32_t f,
+                              uint32_t *index) {
+  t->kills.len = 0;
+  t->pair_len = 0;
+  for (uint32_t k = from->kill_offset.data[f]; k < from->kill_offset.data[f + 1]; ++k)
+    WEIR_TRY(ifds_vec_push(&t->kills, from->kill_fact.data[k]));
+  for (uint32_t k = from->pair_offset.data[f]; k < from->pair_offset.data[f + 1]; ++k)
+    WEIR_TRY(push_pair(t, from->pair_from.data[k], from->pair_to.data[k]));
+  return intern(t, (int)from->identity.data[f], index);
+}
+
 weir_status ifds_flow_table_take(ifds_flow_table *t, weir_ifds_flows *out) {
   memset(out, 0, sizeof *out);
   if (t->kill_offset.len == 0) { /* no function at all: still valid offset arrays */

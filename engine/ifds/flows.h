@@ -57,6 +57,13 @@ weir_status ifds_flow_from_arrays(ifds_flow_table *t, int identity, const uint32
                                   size_t kill_count, const uint32_t *pairs, size_t pair_count,
                                   uint32_t fact_count, uint32_t *index, ifds_flow_error *err);
 
+/* Interns function f of another table (already canonical, so it is not
+ * parsed or checked again) and returns its index here: the parallel loader
+ * merges each chunk's table into the loader's in file order, which gives the
+ * indices a serial load gives. */
+weir_status ifds_flow_copy_in(ifds_flow_table *t, const ifds_flow_table *from, uint32_t f,
+                              uint32_t *index);
+
 /* Functions interned so far. */
 static inline uint32_t ifds_flow_count(const ifds_flow_table *t) {
   return (uint32_t)t->identity.len;

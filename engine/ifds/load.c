@@ -36,7 +36,7 @@ static weir_status control_error(ifds_loader *L, const char *p, const char *lf) 
 
 /* Splits [start, lf) into tokens; '#' starts a comment; control bytes other
  * than tab (and a CR right before the LF) are errors, in comments too. */
-static weir_status tokenize(ifds_loader *L, const char *start, const char *lf) {
+weir_status ifds_load_tokenize(ifds_loader *L, const char *start, const char *lf) {
   const char *end = lf > start && lf[-1] == '\r' ? lf - 1 : lf;
   const char *p = start;
   L->tok_count = 0;
@@ -76,18 +76,19 @@ static weir_status bom_error(ifds_loader *L) {
 static weir_status load_line(ifds_loader *L, const char *start, const char *lf) {
   L->line_start = start;
   if (L->line == 1 && lf - start >= 3 && memcmp(start, "\xEF\xBB\xBF", 3) == 0) return bom_error(L);
-  WEIR_TRY(tokenize(L, start, lf));
+  WEIR_TRY(ifds_load_tokenize(L, start, lf));
   if (L->tok_count == 0) return WEIR_OK;
   return ifds_load_directive(L);
 }
 
 /* Every complete line of [text, text + length); *used receives the bytes
  * consumed (up to and including the last LF). Body lines try the fast path
- * first (load_fast.c). */
+ * first (load_fast.c). With L->stop_at_body, it returns after the line that
+ * starts the body, which the parallel loader takes from there. */
 static weir_status load_lines(ifds_loader *L, const char *text, size_t length, size_t *used) {
   const char *p = text, *end = text + length;
   while (p < end) {
-    if (L->stage == IFDS_STAGE_BODY && !L->ext) {
+    if ((L->stage == IFDS_STAGE_BODY || L->stage == IFDS_STAGE_PROC) && !L->ext) {
       const char *next;
       WEIR_TRY(ifds_load_fast_line(L, p, end, &next));
       if (next) {
@@ -101,6 +102,7 @@ static weir_status load_lines(ifds_loader *L, const char *text, size_t length, s
     WEIR_TRY(load_line(L, p, lf));
     ++L->line;
     p = lf + 1;
+    if (L->stop_at_body && L->stage == IFDS_STAGE_BODY) break;
   }
   *used = (size_t)(p - text);
   return WEIR_OK;
@@ -151,22 +153,83 @@ static weir_status finish(ifds_loader *L, weir_status status, uint64_t bytes,
   return status;
 }
 
-static void loader_init(ifds_loader *L, const char *name, const weir_ifds_load_options *options,
-                        const ifds_load_ext *ext) {
+static weir_status loader_init(ifds_loader *L, const char *name, const weir_ifds_load_options *options,
+                               const ifds_load_ext *ext) {
   memset(L, 0, sizeof *L);
   L->ext = ext;
   L->name = name;
   L->line = 1;
   L->strict = options && options->strict;
   ifds_flow_table_init(&L->b.flows);
+  weir_status s = ifds_load_threads(&L->threads, &L->threads_auto);
+  if (ext) L->threads = 1; /* an extension's lines (IDE functions) are parsed by its hooks, serially */
+  return s;
+}
+
+/* Back to the state before the first line, with one thread: a parallel
+ * load handed the input back (load_split.c). */
+static void loader_restart(ifds_loader *L) {
+  const char *name = L->name;
+  const ifds_load_ext *ext = L->ext;
+  uint64_t input_bytes = L->input_bytes;
+  int strict = L->strict;
+  loader_free(L);
+  memset(L, 0, sizeof *L);
+  L->ext = ext;
+  L->name = name;
+  L->line = 1;
+  L->strict = strict;
+  L->input_bytes = input_bytes;
+  L->threads = 1;
+  ifds_flow_table_init(&L->b.flows);
+}
+
+static weir_status load_windows(ifds_loader *L, const char *map, size_t size, size_t *done);
+
+/* The lines of [base + begin, base + end): the serial path for the first
+ * chunk of a parallel load; window by window when the pages are dropped
+ * (a mapped file), as a serial load goes. */
+static weir_status load_range(ifds_loader *L, const char *base, size_t begin, size_t end,
+                              int drop_pages) {
+  size_t done = begin, used = 0;
+  if (drop_pages) return load_windows(L, base, end, &done);
+  return load_lines(L, base + begin, end - begin, &used);
+}
+
+/* The header and the proc lines, then the body in chunks on L->threads
+ * threads (load_split.c). *done receives the bytes taken; the caller goes
+ * on serially from there: at the last LF when the chunks were merged, at
+ * the start of the body when it is too small to split, after the first
+ * chunk when a later one has an error to report, at 0 (L restarted) when
+ * the chunks together broke a rule between lines. */
+static weir_status load_parallel(ifds_loader *L, const char *text, size_t length, int drop_pages,
+                                 size_t *done) {
+  L->stop_at_body = 1;
+  weir_status s = load_lines(L, text, length, done);
+  L->stop_at_body = 0;
+  WEIR_TRY(s);
+  if (L->stage != IFDS_STAGE_BODY) return WEIR_OK; /* no body: every line is taken */
+  size_t whole = length; /* up to the last LF: the rest is the serial path's error */
+  while (whole > *done && text[whole - 1] != '\n') --whole;
+  if (ifds_load_chunk_count(L, whole - *done) < 2) return WEIR_OK;
+  ifds_range body = {text, *done, whole, drop_pages, load_range};
+  int spoilt = 0;
+  WEIR_TRY(ifds_load_chunks(L, &body, done, &spoilt));
+  if (spoilt) {
+    loader_restart(L);
+    *done = 0;
+  }
+  return WEIR_OK;
 }
 
 /* The whole input in memory (a string, or a mapped file). */
 static weir_status load_text(ifds_loader *L, const char *text, size_t length) {
-  size_t used = 0;
+  size_t used = 0, more = 0;
   L->input_bytes = length;
   if (length == 0) return empty_file(L);
-  WEIR_TRY(load_lines(L, text, length, &used));
+  if (L->threads > 1) WEIR_TRY(load_parallel(L, text, length, 0, &used));
+  WEIR_TRY(load_lines(L, text + used, length - used, &more));
+  used += more;
   return used < length ? truncated_line(L, text + used, length - used) : WEIR_OK;
 }
 
@@ -188,8 +251,8 @@ weir_status ifds_load_memory_with(const char *name, const char *text, size_t len
                      "weir_ifds_load_memory: text is NULL with length %zu. Fix: pass the text.",
                      length);
   ifds_loader L;
-  loader_init(&L, name ? name : "<memory>", options, ext);
-  weir_status s = load_text(&L, text, length);
+  weir_status s = loader_init(&L, name ? name : "<memory>", options, ext);
+  if (s == WEIR_OK) s = load_text(&L, text, length);
   return finish(&L, s, length, out);
 }
 
@@ -262,15 +325,14 @@ static weir_status load_fd(ifds_loader *L, const char *path, int fd, uint64_t *t
   return s;
 }
 
-/* The lines of a mapped file, window by window: the next window is read
- * ahead, and the pages of lines already parsed are dropped from the process
- * (the page cache keeps them), so the file does not add its size to the
- * peak memory of a load. */
+/* The lines of a mapped file from *done on, window by window: the next
+ * window is read ahead, and the pages of lines already parsed are dropped
+ * from the process (the page cache keeps them), so the file does not add
+ * its size to the peak memory of a load. */
 enum { MAP_WINDOW = 16u << 20 };
 
 static weir_status load_windows(ifds_loader *L, const char *map, size_t size, size_t *done) {
   size_t page = (size_t)sysconf(_SC_PAGESIZE), dropped = 0;
-  *done = 0;
   while (*done < size) {
     size_t window = size - *done < MAP_WINDOW ? size - *done : MAP_WINDOW, used = 0;
     size_t ahead = *done + window, rest = size - ahead;
@@ -302,7 +364,8 @@ static weir_status load_mapped(ifds_loader *L, int fd, size_t size, int *mapped)
   madvise(map, size, MADV_SEQUENTIAL);
   L->input_bytes = size;
   size_t done = 0;
-  weir_status s = load_windows(L, map, size, &done);
+  weir_status s = L->threads > 1 ? load_parallel(L, map, size, 1, &done) : WEIR_OK;
+  if (s == WEIR_OK) s = load_windows(L, map, size, &done);
   if (s == WEIR_OK && done < size) s = truncated_line(L, (const char *)map + done, size - done);
   munmap(map, size);
   return s;
@@ -328,10 +391,13 @@ weir_status ifds_load_file_with(const char *path, const weir_ifds_load_options *
     return open_error(path, EISDIR);
   }
   ifds_loader L;
-  loader_init(&L, path, options, ext);
   uint64_t total = 0;
   int mapped = 0;
-  weir_status s = WEIR_OK;
+  weir_status s = loader_init(&L, path, options, ext);
+  if (s != WEIR_OK) {
+    close(fd);
+    return finish(&L, s, total, out);
+  }
   if (S_ISREG(st.st_mode) && (uint64_t)st.st_size <= SIZE_MAX) {
     total = (uint64_t)st.st_size;
     s = load_mapped(&L, fd, (size_t)st.st_size, &mapped);

@@ -9,6 +9,8 @@
 #ifndef WEIR_ENGINE_IFDS_LOAD_H
 #define WEIR_ENGINE_IFDS_LOAD_H
 
+#include <stdatomic.h>
+
 #include "engine/ifds/builder.h"
 
 enum {
@@ -77,6 +79,10 @@ typedef struct ifds_loader {
   int stage;
   int strict; /* no `end` trailer is an error */
   int fast;   /* in the fast path: a report is only a signal to redo the line */
+  int threads;      /* chunks of the body (1: serial); see ifds_load_threads */
+  int threads_auto; /* chosen here, not by the caller: small bodies stay serial */
+  int stop_at_body; /* load_lines returns after the first body line */
+  int chunk;        /* a chunk's loader (load_chunk.c): body lines go to its arrays */
 
   uint32_t facts, procs, nodes;
   uint64_t procs_line; /* line of `procs`, where a missing proc line is reported */
@@ -85,6 +91,85 @@ typedef struct ifds_loader {
   ifds_builder b; /* initialized at the `nodes` line */
   ifds_token_cache tokens;
 } ifds_loader;
+
+/* The chunks a load splits the body into, chosen inside the library (the
+ * public weir_ifds_load_options has no field for it: a field added to that
+ * caller-allocated struct, which has no struct_size, would break the ABI):
+ * WEIR_IFDS_LOAD_THREADS from the environment when set and not empty, which
+ * must be a number from 1 to IFDS_LOAD_MAX_THREADS (anything else is
+ * WEIR_ERR_INVALID_ARGUMENT naming the variable and its value), else the
+ * online CPUs (at most IFDS_LOAD_AUTO_THREADS; *automatic is then 1). Read
+ * once per load call, by loader_init (load.c). */
+#define IFDS_LOAD_MAX_THREADS 64
+#define IFDS_LOAD_AUTO_THREADS 8
+weir_status ifds_load_threads(int *threads, int *automatic);
+
+/* Splits [start, lf) into tokens (L->tok); control bytes are errors. */
+weir_status ifds_load_tokenize(ifds_loader *L, const char *start, const char *lf);
+
+/* The chunks a body of `length` bytes is cut into: L->threads, or fewer
+ * when chosen automatically (at least 4 MiB each); below 2, a serial load. */
+int ifds_load_chunk_count(const ifds_loader *L, size_t length);
+
+/* Part [begin, end) of an input at `base` (whole lines), and the serial
+ * path that loads such a part into a loader (load.c). */
+typedef struct ifds_range {
+  const char *base;
+  size_t begin, end;
+  int drop_pages; /* a mapped file: drop the pages parsed */
+  weir_status (*serial)(ifds_loader *L, const char *base, size_t begin, size_t end,
+                        int drop_pages);
+} ifds_range;
+
+/* The body of a loader past its first body line (load_split.c): cut at line
+ * boundaries into ifds_load_chunk_count chunks; the first is loaded by
+ * body->serial on this thread while threads parse the others, which are
+ * then merged into L in file order. *taken: the bytes (from base) that L
+ * holds: body->end when merged; the end of the first chunk when a later one
+ * met a line it could not take (the serial path goes on from there and
+ * reports it); *spoilt when the chunks together break a rule between lines
+ * (L holds part of a merge: the caller loads the input again serially).
+ * An error of the first chunk is returned as the serial path words it. */
+weir_status ifds_load_chunks(ifds_loader *L, const ifds_range *body, size_t *taken, int *spoilt);
+
+/* One chunk of the body: whole lines [start, end), parsed by one thread into
+ * its own loader (arrays, flow table, token cache; the proc section's tables
+ * are the main loader's, read only). Lines count from 1 in the chunk; the
+ * merge adds the chunk's first line. */
+typedef struct ifds_chunk {
+  ifds_loader L;
+  const char *start, *end;
+  int drop_pages;            /* a mapped file: drop the pages already parsed */
+  const _Atomic int *stop;   /* set when another chunk failed: give up early */
+  int failed;                /* a line this chunk could not take, or it gave up */
+  int directives;            /* lines with a directive (not blank, not comment) */
+  uint64_t end_line;         /* the `end` line (chunk line), 0 if none */
+  uint32_t end_want[4];      /* its counts */
+  size_t end_have[4];        /* the chunk's elements above it */
+  /* Set by the merge for the copy: the chunk's flows' indices in the
+   * loader's table, where its edges, calls, callees and seeds go in the
+   * loader's arrays, and what its line numbers need added. */
+  uint32_t *flow_map;
+  size_t at[4];
+  uint64_t shift;
+} ifds_chunk;
+
+/* Sets up chunk c over [start, end) for the loader `main` (in its body). */
+void ifds_chunk_init(ifds_chunk *c, const ifds_loader *main, const char *start, const char *end);
+/* Parses the chunk (a thread's work); c->failed tells how it went. */
+void ifds_chunk_parse(ifds_chunk *c);
+/* Frees what the chunk allocated (not the shared tables). */
+void ifds_chunk_free(ifds_chunk *c);
+
+/* A chunk's body elements (load_chunk.c): the rules that one line breaks
+ * against the proc section (read-only, shared by the chunks), then its own
+ * arrays. The rules between lines (a call node with edges, two calls of one
+ * node) are checked when the chunks are merged. WEIR_ERR_PARSE: refused. */
+weir_status ifds_chunk_edge(ifds_loader *L, uint32_t from, uint32_t to, uint32_t flow);
+weir_status ifds_chunk_call(ifds_loader *L, uint32_t site, uint32_t ret, uint32_t flow);
+weir_status ifds_chunk_callee(ifds_loader *L, uint32_t site, uint32_t proc, uint32_t call_flow,
+                              uint32_t return_flow);
+weir_status ifds_chunk_seed(ifds_loader *L, uint32_t node, uint32_t fact);
 
 /* Formats "NAME:LINE:COL: error: WHAT (found F, expected E). Fix: FIX." as a
  * WEIR_ERR_PARSE failure. */
@@ -126,8 +211,8 @@ weir_status ifds_load_flow(ifds_loader *L, size_t i, const char *label, uint32_t
 weir_status ifds_load_no_more(ifds_loader *L, size_t count);
 weir_status ifds_load_misplaced(ifds_loader *L);
 
-/* The fast path for one body line at p (load_fast.c): *next is past its LF
- * when it was handled, NULL when the general path has to do it. */
+/* The fast path for one proc or body line at p (load_fast.c): *next is
+ * past its LF when it was handled, NULL when the general path has to do it. */
 weir_status ifds_load_fast_line(ifds_loader *L, const char *p, const char *end,
                                 const char **next);
 

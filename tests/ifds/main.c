@@ -1,5 +1,6 @@
 /* The IFDS host-side suites: loader errors, loading, micro problems with
- * hand-derived results, generated problems, the builder, the `end` trailer. */
+ * hand-derived results, generated problems, the builder, the `end` trailer,
+ * the parallel loader against the serial one. */
 #include <check.h>
 #include <stdlib.h>
 #include "tests/check_run.h"
@@ -10,6 +11,7 @@ Suite *ifds_micro_suite(void);
 Suite *ifds_generated_suite(void);
 Suite *ifds_builder_suite(void);
 Suite *ifds_trailer_suite(void);
+Suite *ifds_load_parallel_suite(void);
 
 int main(void) {
   SRunner *runner = srunner_create(ifds_load_error_suite());
@@ -18,5 +20,6 @@ int main(void) {
   srunner_add_suite(runner, ifds_generated_suite());
   srunner_add_suite(runner, ifds_builder_suite());
   srunner_add_suite(runner, ifds_trailer_suite());
+  srunner_add_suite(runner, ifds_load_parallel_suite());
   return weir_check_run(runner);
 }
