@@ -274,7 +274,7 @@ struct weir_llvm_ctx {
   uint8_t *escape_state;         /* [memory locations] uninit: written before its local's address escapes (analyses/escape.c) */
   uint8_t *inlined_wrapper;      /* [memory objects] 1: a heap site copied by inlining into many functions (number_common) */
   weir_llvm_vec *dm_mod, *dm_touch; /* [fn_count] uaf: the locations with a DM fact each function may write / read or write, sorted */
-  uint64_t *param_frees;         /* [fn_count] uaf: parameters (bits) whose memory a function may free (analyses/cleanup.c) */
+  uint64_t *param_frees;         /* [2 fn_count] uaf: parameters (bits) a function may free, and whose kept pointers (analyses/cleanup.c) */
   uint8_t *fail_free_state;      /* [fn_count] uaf: frees only when it fails (analyses/cleanup.c) */
   uint8_t *loc_shared;           /* [memory locations] taint: its fact stands for several locations (taint.c) */
   LLVMValueRef mod_call;         /* taint: the call whose callees' written locations mod_locs holds */

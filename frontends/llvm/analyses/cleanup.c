@@ -8,9 +8,12 @@
  * dangles after every call of it.
  *
  * A function frees only on failure when it returns a pointer or an
- * integer, and every call in it that may free memory its caller can see
- * (memory its parameters or globals lead to, not the blocks it allocated
- * itself: `ovsdb_parser_init(&p, json)` frees nothing the caller has) sits
+ * integer, and every call in it that may free what its caller's arguments
+ * hold -- a parameter's block, or a block whose pointer a parameter's
+ * block keeps (`free(h->name)`); not the blocks it allocated itself
+ * (`ovsdb_parser_init(&p, json)` frees nothing the caller has) nor
+ * deeper ones (`sset_find_and_delete(&h->addresses, a)` frees a node of a
+ * set, not a cell of h) -- sits
  * where every return it reaches returns a nonzero value: a nonzero
  * constant, or the value X whose test `X != 0` the call is reached only
  * through. */
@@ -27,62 +30,78 @@ enum { UNKNOWN = 0, YES = 1, NO = 2 };
 static uint64_t param_bit(unsigned k) { return 1ull << (k < 62 ? k : 62); }
 
 /* The parameters of its function (bits, the last shared by all from 62
- * on; GLOBAL_ROOT for a global) that `v` is read or derived from, through
- * casts, GEPs, loads, phis and selects: `h->name` comes from h. */
-static uint64_t derived(LLVMValueRef v, int depth) {
-  if (!v || depth > 12) return 0;
+ * on; GLOBAL_ROOT for a global) that `v` is derived from with exactly
+ * `loads` loads on the way (0 or 1), through casts, GEPs, phis and
+ * selects: `&h->set` is h with 0 loads, `h->name` h with 1. */
+static uint64_t derived(LLVMValueRef v, int loads, int depth) {
+  if (!v || depth > 12 || loads < 0) return 0;
   if (LLVMIsAArgument(v)) {
     unsigned k = 0;
     for (LLVMValueRef p = LLVMGetFirstParam(LLVMGetParamParent(v)); p && p != v; p = LLVMGetNextParam(p)) ++k;
-    return param_bit(k);
+    return loads == 0 ? param_bit(k) : 0;
   }
-  if (LLVMIsAGlobalVariable(v)) return GLOBAL_ROOT;
-  if (LLVMIsAConstantExpr(v)) return LLVMGetNumOperands(v) ? derived(LLVMGetOperand(v, 0), depth + 1) : 0;
-  if (LLVMIsACastInst(v) || LLVMIsAGetElementPtrInst(v) || LLVMIsALoadInst(v))
-    return derived(LLVMGetOperand(v, 0), depth + 1);
-  if (LLVMIsASelectInst(v)) return derived(LLVMGetOperand(v, 1), depth + 1) | derived(LLVMGetOperand(v, 2), depth + 1);
+  if (LLVMIsAGlobalVariable(v)) return loads == 1 ? GLOBAL_ROOT : 0; /* free(global_ptr) */
+  if (LLVMIsALoadInst(v)) return derived(LLVMGetOperand(v, 0), loads - 1, depth + 1);
+  if (LLVMIsAConstantExpr(v) || LLVMIsACastInst(v) || LLVMIsAGetElementPtrInst(v))
+    return LLVMGetNumOperands(v) ? derived(LLVMGetOperand(v, 0), loads, depth + 1) : 0;
+  if (LLVMIsASelectInst(v))
+    return derived(LLVMGetOperand(v, 1), loads, depth + 1) | derived(LLVMGetOperand(v, 2), loads, depth + 1);
   if (LLVMIsAPHINode(v)) {
     uint64_t bits = 0;
-    for (unsigned k = 0; k < LLVMCountIncoming(v) && k < 8; ++k) bits |= derived(LLVMGetIncomingValue(v, k), depth + 1);
+    for (unsigned k = 0; k < LLVMCountIncoming(v) && k < 8; ++k)
+      bits |= derived(LLVMGetIncomingValue(v, k), loads, depth + 1);
     return bits;
   }
   return 0;
 }
 
-/* What a call may free, as the caller's roots (derived()): a free-like
- * call's argument, or the arguments a defined callee frees through. */
-static uint64_t call_frees(const weir_llvm_ctx *ctx, LLVMValueRef call) {
+/* What a call may free that its caller's arguments hold: out[0] the roots
+ * (derived()) freed themselves, out[1] the roots a pointer kept in whose
+ * block is freed (`free(h->name)`, `uninit(h)`). Deeper frees (an element
+ * of a set the argument holds) leave the argument's own cells alone. */
+static void call_frees(const weir_llvm_ctx *ctx, LLVMValueRef call, uint64_t out[2]) {
+  out[0] = out[1] = 0;
   weir_llvm_call_kind kind = weir_llvm_classify_call(ctx, call);
   unsigned args = LLVMGetNumArgOperands(call);
   if (kind == WEIR_LLVM_CALL_EXTERNAL) {
     const weir_llvm_libcall *model = weir_llvm_call_model((weir_llvm_ctx *)ctx, call);
-    return model->frees < args ? derived(LLVMGetOperand(call, model->frees), 0) : 0;
+    if (model->frees >= args) return;
+    out[0] = derived(LLVMGetOperand(call, model->frees), 0, 0);
+    out[1] = derived(LLVMGetOperand(call, model->frees), 1, 0);
+    return;
   }
-  if (kind != WEIR_LLVM_CALL_NODE) return 0;
+  if (kind != WEIR_LLVM_CALL_NODE) return;
   const uint32_t *procs = NULL;
   size_t n = weir_llvm_call_procs(ctx, call, &procs);
-  uint64_t through = 0, bits = 0;
-  for (size_t p = 0; p < n; ++p) through |= ctx->param_frees[procs[p]];
-  for (unsigned k = 0; k < args && through; ++k)
-    if (through & param_bit(k)) bits |= derived(LLVMGetOperand(call, k), 0);
-  if (through & GLOBAL_ROOT) bits |= GLOBAL_ROOT;
-  return bits;
+  uint64_t self = 0, held = 0; /* what the callees free of their parameters */
+  for (size_t p = 0; p < n; ++p) self |= ctx->param_frees[2 * procs[p]], held |= ctx->param_frees[2 * procs[p] + 1];
+  for (unsigned k = 0; k < args && (self | held); ++k) {
+    LLVMValueRef arg = LLVMGetOperand(call, k);
+    if (self & param_bit(k)) out[0] |= derived(arg, 0, 0), out[1] |= derived(arg, 1, 0);
+    if (held & param_bit(k)) out[1] |= derived(arg, 0, 0);
+  }
+  out[0] |= self & GLOBAL_ROOT;
+  out[1] |= held & GLOBAL_ROOT;
 }
 
-/* ctx->param_frees: per function, the parameters whose memory it (or a
- * function it calls) may free, and GLOBAL_ROOT for memory of globals; a
- * fixed point over the call graph. 0 when out of memory. */
+/* ctx->param_frees: per function, [2p] the parameters it (or a function it
+ * calls) may free, [2p + 1] those a pointer kept in whose block it may
+ * free, GLOBAL_ROOT for globals; a fixed point over the call graph. 0 when
+ * out of memory. */
 static int param_frees(weir_llvm_ctx *ctx) {
-  ctx->param_frees = calloc(ctx->fn_count ? ctx->fn_count : 1, sizeof *ctx->param_frees);
+  ctx->param_frees = calloc(2 * (size_t)(ctx->fn_count ? ctx->fn_count : 1), sizeof *ctx->param_frees);
   if (!ctx->param_frees) return 0;
   for (int changed = 1, round = 0; changed && round < 64; ++round) {
     changed = 0;
     for (uint32_t p = 0; p < ctx->fn_count; ++p) {
-      uint64_t bits = ctx->param_frees[p];
+      uint64_t bits[2] = {ctx->param_frees[2 * p], ctx->param_frees[2 * p + 1]}, call[2];
       for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(ctx->fns[p].fn); b; b = LLVMGetNextBasicBlock(b))
         for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
-          if (LLVMIsACallInst(i)) bits |= call_frees(ctx, i);
-      if (bits != ctx->param_frees[p]) ctx->param_frees[p] = bits, changed = 1;
+          if (LLVMIsACallInst(i)) call_frees(ctx, i, call), bits[0] |= call[0], bits[1] |= call[1];
+      if (bits[0] != ctx->param_frees[2 * p] || bits[1] != ctx->param_frees[2 * p + 1]) {
+        ctx->param_frees[2 * p] = bits[0], ctx->param_frees[2 * p + 1] = bits[1];
+        changed = 1;
+      }
     }
   }
   return 1;
@@ -179,8 +198,11 @@ static int decide(weir_llvm_ctx *ctx, uint32_t proc) {
   int any = 0;
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
     for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
-      /* what the caller can see: memory of the parameters and globals */
-      if (!LLVMIsACallInst(i) || !call_frees(ctx, i)) continue;
+      /* what the caller's arguments hold: the blocks of its parameters and globals */
+      uint64_t frees[2];
+      if (!LLVMIsACallInst(i)) continue;
+      call_frees(ctx, i, frees);
+      if (!frees[0] && !frees[1]) continue;
       if (!fails_after(i)) return 0;
       any = 1;
     }
