@@ -128,9 +128,10 @@ size_t weir_llvm_freed_slots(const weir_llvm_ctx *ctx, LLVMValueRef call, LLVMVa
   if (weir_llvm_call_model((weir_llvm_ctx *)ctx, call)->alloc == WEIR_LLVM_ALLOC_REALLOC) return 0;
   LLVMValueRef place = LLVMGetOperand(root, 0);
   if (weir_llvm_pts_vague(ctx, place)) return 0;
-  /* `free(v[i].p)` in a loop: the cell stands for every element */
-  for (LLVMValueRef g = place; g && LLVMIsAGetElementPtrInst(g); g = LLVMGetOperand(g, 0))
-    for (int k = 1; k < LLVMGetNumOperands(g); ++k)
+  /* `free(v[i].p)` in a loop: the cell stands for every element (-O2
+   * casts the element's field: `(char **)&v[i].p`) */
+  for (LLVMValueRef g = place; g && (LLVMIsAGetElementPtrInst(g) || LLVMIsABitCastInst(g)); g = LLVMGetOperand(g, 0))
+    for (int k = 1; LLVMIsAGetElementPtrInst(g) && k < LLVMGetNumOperands(g); ++k)
       if (!LLVMIsAConstant(LLVMGetOperand(g, (unsigned)k))) return 0;
   size_t n = weir_llvm_pts(ctx, place, slots);
   return written_between(ctx, root, call, *slots, n) || callee_writes(ctx, call, *slots, n) ? 0 : n;
