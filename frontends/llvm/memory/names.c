@@ -137,8 +137,26 @@ static LLVMValueRef member_path(LLVMValueRef type, uint64_t offset, uint64_t sto
  * in this alloca) or llvm.dbg.value (the variable holds this value) ties to
  * `value`. An alloca can be both: after mem2reg `p = &s` is a dbg.value of
  * p on s's alloca. */
+static LLVMValueRef local_variable_reaching(LLVMValueRef value, int storage, uint64_t reach);
+
 static LLVMValueRef local_variable(LLVMValueRef value, int storage) {
+  return local_variable_reaching(value, storage, 0);
+}
+
+/* Whether pointer variable `var` points to more than `reach` bytes (any
+ * variable when reach is 0). */
+static int reaches(LLVMValueRef var, uint64_t reach) {
+  LLVMValueRef target = reach ? pointee(md_op(var, 3)) : NULL;
+  return !reach || (target && type_bits(target) / 8 > reach);
+}
+
+/* The same, preferring among several variables that hold one value (-O2:
+ * `this` and `this_ = (struct syslog_direct *)this`) the first whose
+ * pointee is larger than `reach` bytes (the offset an access goes to);
+ * 0: the first. */
+static LLVMValueRef local_variable_reaching(LLVMValueRef value, int storage, uint64_t reach) {
   LLVMValueRef wrapped = LLVMMetadataAsValue(LLVMGetTypeContext(LLVMTypeOf(value)), LLVMValueAsMetadata(value));
+  LLVMValueRef first = NULL;
   for (LLVMUseRef u = LLVMGetFirstUse(wrapped); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (!LLVMIsACallInst(user)) continue;
@@ -148,10 +166,12 @@ static LLVMValueRef local_variable(LLVMValueRef value, int storage) {
     if (storage ? (length == 16 && strncmp(name, "llvm.dbg.declare", 16) == 0)
                 : (length == 14 && strncmp(name, "llvm.dbg.value", 14) == 0)) {
       LLVMValueRef var = LLVMGetOperand(user, 1);
-      if (md_kind(var) == LLVMDILocalVariableMetadataKind) return var;
+      if (md_kind(var) != LLVMDILocalVariableMetadataKind) continue;
+      if (reaches(var, reach)) return var;
+      if (!first) first = var;
     }
   }
-  return NULL;
+  return first;
 }
 
 /* The LLVM struct type clang made for a C record type of debug info:
@@ -465,7 +485,7 @@ typedef struct expr {
   LLVMValueRef type; /* debug type of what the text names (NULL: unknown) */
 } expr;
 
-static int value_expr(const weir_llvm_memory *m, LLVMValueRef v, expr *e, int depth);
+static int value_expr(const weir_llvm_memory *m, LLVMValueRef v, uint64_t reach, expr *e, int depth);
 
 static LLVMValueRef strip_casts(LLVMValueRef v) {
   for (int k = 0; k < DEPTH_MAX && v; ++k) {
@@ -525,12 +545,20 @@ static int lvalue_expr(const weir_llvm_memory *m, LLVMValueRef pointer, expr *e,
       return !e->text.failed;
     }
   }
-  /* Through a pointer value: p->a.b, *p, p[] (a first index that is not 0). */
+  /* Through a pointer value: p->a.b, *p, p[] (a first index that is not 0).
+   * A constant step that stays inside what the variable points to is a
+   * field: -O2 writes `this_->fd` as `(struct syslogger *)this_ + 1` and
+   * `(char *)this_ + 16`. */
   expr value = {0};
-  int ok = value_expr(m, base_value, &value, depth + 1);
+  uint64_t reach = (uint64_t)offset + (delta > 0 ? (uint64_t)delta : 0);
+  int ok = value_expr(m, base_value, reach, &value, depth + 1);
   LLVMValueRef target = ok && value.type ? pointee(value.type) : NULL;
   LLVMValueRef first = p != base ? LLVMGetOperand(p, 1) : NULL;
   int indexed = first && !(LLVMIsAConstantInt(first) && LLVMConstIntGetSExtValue(first) == 0);
+  if (indexed && delta > 0 && target && is_record(target) && type_bits(target) / 8 > reach) {
+    offset = (int64_t)reach;
+    indexed = 0;
+  }
   weir_llvm_text path = {0};
   if (ok && target) e->type = member_path(target, (uint64_t)offset, stop, &path);
   else if (ok && offset) ok = 0; /* an offset into memory of unknown type: the location's name says more */
@@ -545,11 +573,15 @@ static int lvalue_expr(const weir_llvm_memory *m, LLVMValueRef pointer, expr *e,
 
 /* A pointer value: a variable (llvm.dbg.value: parameters and promoted
  * locals), or what a load from a named lvalue gives. */
-static int value_expr(const weir_llvm_memory *m, LLVMValueRef v, expr *e, int depth) {
+static int value_expr(const weir_llvm_memory *m, LLVMValueRef v, uint64_t reach, expr *e, int depth) {
   for (int k = 0; k < DEPTH_MAX && v; ++k) { /* the variable may hold the cast or what was cast */
-    LLVMValueRef var = local_variable(v, 0);
-    for (LLVMUseRef u = var ? NULL : LLVMGetFirstUse(v); u && !var; u = LLVMGetNextUse(u))
-      if (LLVMIsABitCastInst(LLVMGetUser(u))) var = local_variable(LLVMGetUser(u), 0); /* -O2: the variable holds a cast of it */
+    LLVMValueRef var = local_variable_reaching(v, 0, reach);
+    /* -O2: the variable holds a cast of it (`this_ = (struct syslog_direct *)this`) */
+    for (LLVMUseRef u = var && reaches(var, reach) ? NULL : LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef cast = LLVMIsABitCastInst(LLVMGetUser(u)) ? local_variable_reaching(LLVMGetUser(u), 0, reach) : NULL;
+      if (cast && (!var || reaches(cast, reach))) var = cast;
+      if (var && reaches(var, reach)) break;
+    }
     if (var) return variable_name(var, &e->text, &e->type);
     if (LLVMIsALoadInst(v)) return lvalue_expr(m, LLVMGetOperand(v, 0), e, depth + 1);
     LLVMValueRef inner = strip_casts(v);
@@ -564,7 +596,7 @@ int weir_llvm_memory_access_name(const weir_llvm_memory *m, LLVMValueRef pointer
   expr e = {0};
   int ok = 0;
   if (pointer && as_argument) { /* strlen(s), free(line), memcpy(d, buf, n): the pointer as passed */
-    ok = value_expr(m, pointer, &e, 0) && e.text.n && !e.text.failed;
+    ok = value_expr(m, pointer, 0, &e, 0) && e.text.n && !e.text.failed;
     if (!ok) {
       weir_llvm_text_free(&e.text);
       e = (expr){0};
