@@ -189,8 +189,9 @@ def test_builder_errors_carry_the_c_message():
     b = weir.ide.Builder("linear", facts=2, procs=1, nodes=3)
     with pytest.raises(weir.InvalidArgument, match="Fix:"):
         b.seed(0, 5, 1)                      # fact out of range (the C builder's message)
-    with pytest.raises(weir.InvalidArgument, match="not a linear edge function"):
+    with pytest.raises(weir.InvalidArgument, match="not a linear edge function") as e:
         b.pair_fn("edge", 0, 1, 0, 0, "x+1")
+    assert e.value.fix == "pass one of those."
     with pytest.raises(weir.InvalidArgument, match="unknown site"):
         b.pair_fn("nowhere", 0, 1, 0, 0, 1)
     with pytest.raises(weir.InvalidArgument, match="out of range.*Fix:"):

@@ -26,6 +26,13 @@ _SITES = {"edge": 0, "call": 1, "callee_call": 2, "callee_return": 3}
 _INT64 = (-(2**63), 2**63 - 1)
 
 
+def _invalid(message):
+    """weir.InvalidArgument with .fix set, as the extension's own errors have it."""
+    e = InvalidArgument(message)
+    e.fix = message.split("Fix: ", 1)[1] if "Fix: " in message else None
+    return e
+
+
 def _readonly(a):
     try:
         import numpy
@@ -66,7 +73,7 @@ class Problem:
     def solve(self, solver="reference"):
         """Solves with the serial reference solver (weir_ide_solve_reference)."""
         if solver != "reference":
-            raise InvalidArgument(f'unknown IDE solver "{solver}" (expected "reference"). Fix: '
+            raise _invalid(f'unknown IDE solver "{solver}" (expected "reference"). Fix: '
                                   'drop solver= (the IDE engine is not bound yet).')
         nodes, facts, kinds, states, constants, path_edges, stats = self._p._solve()
         return Result(self, nodes, facts, kinds,
@@ -195,15 +202,15 @@ def _state_ids(names):
 def _state(ids, s):
     by_name, count = ids
     if isinstance(s, bool) or not isinstance(s, (int, str)):
-        raise InvalidArgument(f"{s!r} is not a state (expected a state name or number). Fix: "
+        raise _invalid(f"{s!r} is not a state (expected a state name or number). Fix: "
                               f"name one of {sorted(by_name, key=by_name.get)}.")
     if isinstance(s, int):
         if not 0 <= s < count:
-            raise InvalidArgument(f"state {s} out of range (expected 0..{count - 1}). Fix: use "
+            raise _invalid(f"state {s} out of range (expected 0..{count - 1}). Fix: use "
                                   "a state the family declares.")
         return s
     if s not in by_name:
-        raise InvalidArgument(f'unknown state "{s}" (expected one of '
+        raise _invalid(f'unknown state "{s}" (expected one of '
                               f"{sorted(by_name, key=by_name.get)}). Fix: declare it with "
                               "states=[...] or Builder.state(id, name) first.")
     return by_name[s]
@@ -217,7 +224,7 @@ def _state_set(ids, value):
         if text.startswith("{") and text.endswith("}"):
             text = text[1:-1]
         if text in ("top", "bot"):
-            raise InvalidArgument(f'"{value}" is not a state set (top and bot are linear values). '
+            raise _invalid(f'"{value}" is not a state set (top and bot are linear values). '
                                   'Fix: write "{}" or set() for the empty set.')
         value = [t for t in text.split("|")] if text else []
     elif isinstance(value, int):
@@ -225,7 +232,7 @@ def _state_set(ids, value):
     try:
         items = list(value)
     except TypeError:
-        raise InvalidArgument(f"{value!r} is not a set of states. Fix: pass a name, a number "
+        raise _invalid(f"{value!r} is not a set of states. Fix: pass a name, a number "
                               "or a set of them, e.g. {'opened'}.") from None
     bits = 0
     for s in items:
@@ -235,9 +242,9 @@ def _state_set(ids, value):
 
 def _int64(v, what):
     if isinstance(v, bool) or not isinstance(v, int):
-        raise InvalidArgument(f"{what} {v!r} is not an int. Fix: pass a Python int.")
+        raise _invalid(f"{what} {v!r} is not an int. Fix: pass a Python int.")
     if not _INT64[0] <= v <= _INT64[1]:
-        raise InvalidArgument(f"{what} {v} is out of range (expected a 64-bit signed integer, "
+        raise _invalid(f"{what} {v} is out of range (expected a 64-bit signed integer, "
                               f"{_INT64[0]}..{_INT64[1]}). Fix: reduce it modulo 2**64 into "
                               "that range (weir's arithmetic wraps).")
     return v
@@ -249,7 +256,7 @@ def _value(family, ids, value):
         if isinstance(value, str) and value in ("top", "bot"):
             return (TOP if value == "top" else BOT), 0, 0
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidArgument(f"{value!r} is not a linear value (expected an int, \"top\" "
+            raise _invalid(f"{value!r} is not a linear value (expected an int, \"top\" "
                                   "or \"bot\"). Fix: pass one of those.")
         return CONST, 0, _int64(value, "the value")
     return STATES, _state_set(ids, value), 0
@@ -270,7 +277,7 @@ def _function(family, ids, fn):
             return (_LIN_CONST, 0, _int64(fn, "the constant"))
         elif isinstance(fn, tuple) and len(fn) == 2:
             return (_LIN_AFFINE, _int64(fn[0], "a"), _int64(fn[1], "b"))
-        raise InvalidArgument(f"{fn!r} is not a linear edge function (expected \"id\", \"top\", "
+        raise _invalid(f"{fn!r} is not a linear edge function (expected \"id\", \"top\", "
                               "\"bot\", an int c for λx.c or a pair (a, b) for λx.a·x+b). "
                               "Fix: pass one of those.")
     count = ids[1]
@@ -278,7 +285,7 @@ def _function(family, ids, fn):
     if isinstance(fn, str) and fn in ("id", "top"):
         return (0, identity if fn == "id" else [0] * count)
     if not hasattr(fn, "items"):
-        raise InvalidArgument(f"{fn!r} is not a typestate edge function (expected \"id\", \"top\" "
+        raise _invalid(f"{fn!r} is not a typestate edge function (expected \"id\", \"top\" "
                               "or a mapping {state: states}). Fix: pass e.g. "
                               "{'opened': 'closed', 'closed': 'error'}.")
     rows = dict(fn)
@@ -288,7 +295,7 @@ def _function(family, ids, fn):
     for s, to in rows.items():
         i = _state(ids, s)
         if i in seen:
-            raise InvalidArgument(f"repeated row for state {s!r}. Fix: give each state one row.")
+            raise _invalid(f"repeated row for state {s!r}. Fix: give each state one row.")
         seen.add(i)
         identity[i] = _state_set(ids, to)
     return (0, identity)
@@ -316,12 +323,12 @@ class Builder:
     def __init__(self, family, facts, procs, nodes, states=None):
         if family == "typestate":
             if states is None:
-                raise InvalidArgument("a typestate Builder without states. Fix: pass states=N "
+                raise _invalid("a typestate Builder without states. Fix: pass states=N "
                                       "or states=['init', 'opened', ...].")
             names = [None] * states if isinstance(states, int) else list(states)
         elif family == "linear":
             if states:
-                raise InvalidArgument("states given to a linear Builder. Fix: drop states= "
+                raise _invalid("states given to a linear Builder. Fix: drop states= "
                                       "(only family=\"typestate\" has states).")
             names = []
         else:
@@ -357,14 +364,14 @@ class Builder:
         a -> b), "call" (call-to-return flow of call a), "callee_call" or
         "callee_return" (callee b of call a)."""
         if site not in _SITES:
-            raise InvalidArgument(f"unknown site {site!r} (expected one of {list(_SITES)}). Fix: "
+            raise _invalid(f"unknown site {site!r} (expected one of {list(_SITES)}). Fix: "
                                   "pass one of those.")
         self._b.pair_fn(_SITES[site], a, b, d1, d2, _function(self.family, self._ids(), fn))
 
     def _fns(self, site, a, b, fns):
         for pair, fn in (fns or {}).items():
             if not (isinstance(pair, tuple) and len(pair) == 2):
-                raise InvalidArgument(f"{pair!r} is not a pair (d1, d2). Fix: key the functions "
+                raise _invalid(f"{pair!r} is not a pair (d1, d2). Fix: key the functions "
                                       "by (d1, d2) tuples.")
             self.pair_fn(site, a, b, pair[0], pair[1], fn)
 
