@@ -369,3 +369,13 @@ def test_the_solvers_memory_goes_with_the_last_array():
     del values
     gc.collect()
     assert host.stats()["live_buffers"] == before and during == before + 3  # nodes, facts, values
+
+
+def test_no_seeds_no_holds():
+    b = weir.ide.Builder("linear", 1, 1, 2)
+    b.proc(0, 0, 1, "main")
+    b.edge(0, 1, b.flow())
+    r = b.build().solve()
+    assert len(r) == 0 and list(r) == [] and r.path_edges == 0
+    assert r.values.dtype == np.int64 and r.nodes.shape == (0,) and r.kinds.shape == (0,)
+    assert r.text() == "weir-ide-result 1\npath-edges 0\nholds 0\n"
