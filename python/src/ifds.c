@@ -302,7 +302,7 @@ static PyObject *ifds_solve(PyObject *m, PyObject *args, PyObject *kwargs) {
 
 /* "O&" converter for a uint32 argument: an int in 0..4294967295, refused
  * otherwise ("I" would wrap -1 to 4294967295 and 2**32 + 1 to 1 silently). */
-static int u32_arg(PyObject *o, void *out) {
+int weirpy_u32_arg(PyObject *o, void *out) {
   PyObject *index = PyNumber_Index(o);
   if (!index) return 0;
   int overflow = 0;
@@ -323,8 +323,8 @@ static int u32_arg(PyObject *o, void *out) {
 static int builder_init(PyObject *op, PyObject *args, PyObject *kwargs) {
   static char *names[] = {"facts", "procs", "nodes", NULL};
   unsigned int facts, procs, nodes;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&O&O&:Builder", names, u32_arg, &facts, u32_arg, &procs,
-                                   u32_arg, &nodes))
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&O&O&:Builder", names, weirpy_u32_arg, &facts, weirpy_u32_arg, &procs,
+                                   weirpy_u32_arg, &nodes))
     return -1;
   Builder *self = (Builder *)op;
   weir_ifds_builder_free(self->builder);
@@ -354,13 +354,13 @@ static PyObject *b_proc(PyObject *op, PyObject *args) {
   unsigned int id, first, last;
   const char *name;
   weir_ifds_builder *b = live(op);
-  if (!b || !PyArg_ParseTuple(args, "O&O&O&s:proc", u32_arg, &id, u32_arg, &first, u32_arg,
+  if (!b || !PyArg_ParseTuple(args, "O&O&O&s:proc", weirpy_u32_arg, &id, weirpy_u32_arg, &first, weirpy_u32_arg,
                                &last, &name)) return NULL;
   return DONE(weir_ifds_builder_proc(b, id, first, last, name));
 }
 
 /* A sequence of ints (kills) or of (from, to) pairs, as a uint32 array. */
-static int u32_list(PyObject *seq, int pairs, uint32_t **out, size_t *count) {
+int weirpy_u32_list(PyObject *seq, int pairs, uint32_t **out, size_t *count) {
   *out = NULL;
   *count = 0;
   if (!seq || seq == Py_None) return 0;
@@ -372,12 +372,12 @@ static int u32_list(PyObject *seq, int pairs, uint32_t **out, size_t *count) {
     PyObject *item = PySequence_GetItem(seq, i);
     /* A pair must be a tuple: PyArg_ParseTuple on anything else is a SystemError. */
     int ok = item && (pairs ? (PyTuple_Check(item)
-                                   ? PyArg_ParseTuple(item, "O&O&;a pair is (from, to)", u32_arg,
-                                                      &a[2 * i], u32_arg, &a[2 * i + 1])
+                                   ? PyArg_ParseTuple(item, "O&O&;a pair is (from, to)", weirpy_u32_arg,
+                                                      &a[2 * i], weirpy_u32_arg, &a[2 * i + 1])
                                    : (PyErr_Format(PyExc_TypeError, "a pair is a tuple (from, "
                                                    "to), not %R. Fix: pass pairs=[(0, 1), ...].",
                                                    item), 0))
-                            : u32_arg(item, &a[i]));
+                            : weirpy_u32_arg(item, &a[i]));
     Py_XDECREF(item);
     if (!ok) {
       PyMem_Free(a);
@@ -400,7 +400,7 @@ static PyObject *b_flow(PyObject *op, PyObject *args, PyObject *kwargs) {
   uint32_t *kills = NULL, *pairs = NULL, flow = 0;
   size_t nk = 0, np = 0;
   PyObject *r = NULL;
-  if (u32_list(kills_obj, 0, &kills, &nk) == 0 && u32_list(pairs_obj, 1, &pairs, &np) == 0) {
+  if (weirpy_u32_list(kills_obj, 0, &kills, &nk) == 0 && weirpy_u32_list(pairs_obj, 1, &pairs, &np) == 0) {
     weir_status status = weir_ifds_builder_flow(b, identity, kills, nk, pairs, np, &flow);
     r = status == WEIR_OK ? PyLong_FromUnsignedLong(flow) : weirpy_raise(status, NULL);
   }
@@ -412,22 +412,22 @@ static PyObject *b_flow(PyObject *op, PyObject *args, PyObject *kwargs) {
 static PyObject *b_edge(PyObject *op, PyObject *args) {
   unsigned int from, to, flow;
   weir_ifds_builder *b = live(op);
-  if (!b || !PyArg_ParseTuple(args, "O&O&O&:edge", u32_arg, &from, u32_arg, &to, u32_arg, &flow)) return NULL;
+  if (!b || !PyArg_ParseTuple(args, "O&O&O&:edge", weirpy_u32_arg, &from, weirpy_u32_arg, &to, weirpy_u32_arg, &flow)) return NULL;
   return DONE(weir_ifds_builder_edge(b, from, to, flow));
 }
 
 static PyObject *b_call(PyObject *op, PyObject *args) {
   unsigned int site, ret, flow;
   weir_ifds_builder *b = live(op);
-  if (!b || !PyArg_ParseTuple(args, "O&O&O&:call", u32_arg, &site, u32_arg, &ret, u32_arg, &flow)) return NULL;
+  if (!b || !PyArg_ParseTuple(args, "O&O&O&:call", weirpy_u32_arg, &site, weirpy_u32_arg, &ret, weirpy_u32_arg, &flow)) return NULL;
   return DONE(weir_ifds_builder_call(b, site, ret, flow));
 }
 
 static PyObject *b_callee(PyObject *op, PyObject *args) {
   unsigned int site, proc, call_flow, return_flow;
   weir_ifds_builder *b = live(op);
-  if (!b || !PyArg_ParseTuple(args, "O&O&O&O&:callee", u32_arg, &site, u32_arg, &proc, u32_arg,
-                               &call_flow, u32_arg, &return_flow))
+  if (!b || !PyArg_ParseTuple(args, "O&O&O&O&:callee", weirpy_u32_arg, &site, weirpy_u32_arg, &proc, weirpy_u32_arg,
+                               &call_flow, weirpy_u32_arg, &return_flow))
     return NULL;
   return DONE(weir_ifds_builder_callee(b, site, proc, call_flow, return_flow));
 }
@@ -435,7 +435,7 @@ static PyObject *b_callee(PyObject *op, PyObject *args) {
 static PyObject *b_seed(PyObject *op, PyObject *args) {
   unsigned int node, fact;
   weir_ifds_builder *b = live(op);
-  if (!b || !PyArg_ParseTuple(args, "O&O&:seed", u32_arg, &node, u32_arg, &fact)) return NULL;
+  if (!b || !PyArg_ParseTuple(args, "O&O&:seed", weirpy_u32_arg, &node, weirpy_u32_arg, &fact)) return NULL;
   return DONE(weir_ifds_builder_seed(b, node, fact));
 }
 

@@ -43,7 +43,7 @@ PyMODINIT_FUNC PyInit__weir(void) {
   int bad = !names || PyModule_AddObjectRef(m, "dtypes", names) < 0;
   Py_XDECREF(names);
   if (bad || weirpy_errors_init(m) < 0 ||
-      weirpy_backend_init(m) < 0 || weirpy_array_init(m) < 0 || weirpy_ifds_init(m) < 0 ||
+      weirpy_backend_init(m) < 0 || weirpy_array_init(m) < 0 || weirpy_ifds_init(m) < 0 || weirpy_ide_init(m) < 0 ||
       weirpy_fft_init(m) < 0 ||
       PyModule_AddIntConstant(m, "kDLCPU", kDLCPU) < 0 ||
       PyModule_AddIntConstant(m, "kDLCUDA", kDLCUDA) < 0 ||

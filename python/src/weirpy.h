@@ -119,6 +119,16 @@ int weirpy_copy_arrays(weirpy_Array *dst, weirpy_Array *src);
 
 /* ---- IFDS (ifds.c) ------------------------------------------------------ */
 int weirpy_ifds_init(PyObject *module);
+/* "O&" converter for a uint32 argument: an int in 0..4294967295, an
+ * OverflowError otherwise (no silent wrap). */
+int weirpy_u32_arg(PyObject *o, void *out);
+/* A sequence of ints (pairs 0) or of (from, to) tuples (pairs 1) as a
+ * PyMem array (*count items, 2 * *count ints for pairs); None or NULL: none.
+ * 0, or -1 with an exception. */
+int weirpy_u32_list(PyObject *seq, int pairs, uint32_t **out, size_t *count);
+
+/* ---- IDE (ide.c) -------------------------------------------------------- */
+int weirpy_ide_init(PyObject *module);
 
 /* ---- FFT plans (fft.c) ------------------------------------------------- */
 int weirpy_fft_init(PyObject *module);

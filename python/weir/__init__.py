@@ -12,6 +12,7 @@ from ._weir import (  # noqa: F401
     version, dtypes, kDLCPU, kDLCUDA, kDLVulkan,
 )
 from . import ifds  # noqa: F401
+from . import ide  # noqa: F401
 from . import fft  # noqa: F401
 
 __version__ = version()
