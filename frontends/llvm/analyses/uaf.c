@@ -389,6 +389,14 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
   arguments_dangle(ctx, call, proc, ret_flow);
 }
 
+/* How well a freed block names what `inst` uses: 2 allocated in the using
+ * function, 1 laid out as the record the access indexes, 0 otherwise. */
+static int block_rank(const weir_llvm_ctx *ctx, uint32_t location, LLVMValueRef here, LLVMTypeRef record) {
+  uint32_t object = object_of(ctx, location);
+  if (weir_llvm_memory_object(ctx->memory, object)->function == here) return 2;
+  return record && weir_llvm_memory_object_layout(ctx->memory, object) == record ? 1 : 0;
+}
+
 /* ---- findings ------------------------------------------------------------ */
 static void check_use(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LLVMValueRef pointer,
                       weir_llvm_finding_rule rule, const char *what) {
@@ -397,12 +405,18 @@ static void check_use(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LLVM
   if (facts.n) {
     const uint32_t *locs = NULL;
     size_t n = weir_llvm_pts(ctx, pointer, &locs), named = 0;
-    /* the block to name: a tracked one, allocated in this function if one is */
+    /* the block to name: a tracked one, allocated in this function if one
+     * is, else one whose layout is the record the access indexes (c->rpc:
+     * a struct conn, not the server whose list head c may also be) */
     LLVMValueRef here = LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst));
+    LLVMValueRef gep = weir_llvm_strip_bitcasts(pointer);
+    LLVMTypeRef record = gep && LLVMIsAGetElementPtrInst(gep) ? LLVMGetGEPSourceElementType(gep) : NULL;
+    int rank = n && tracked(ctx, locs[0]) ? block_rank(ctx, locs[0], here, record) : -1;
+    if (rank == 2) rank = 1; /* ties: the first block, else the last; among blocks allocated here the first */
     for (size_t k = n; k-- > 0;) {
       if (!tracked(ctx, locs[k])) continue;
-      if (!tracked(ctx, locs[named]) || weir_llvm_memory_object(ctx->memory, object_of(ctx, locs[k]))->function == here)
-        named = k;
+      int r = block_rank(ctx, locs[k], here, record);
+      if (r > rank || (r == rank && r == 2)) rank = r, named = k;
     }
     weir_llvm_text name = {0}, note = {0}, message = {0};
     weir_llvm_access_words(ctx, pointer, !LLVMIsALoadInst(inst) && !LLVMIsAStoreInst(inst), locs[named], &name, &note);

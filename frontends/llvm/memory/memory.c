@@ -309,6 +309,10 @@ uint32_t weir_llvm_memory_location_at(const weir_llvm_memory *m, uint32_t object
   return lo < o->first_location + o->location_count && m->loc_offset[lo] == (int64_t)offset ? lo : UINT32_MAX;
 }
 
+LLVMTypeRef weir_llvm_memory_object_layout(const weir_llvm_memory *m, uint32_t object) {
+  return object < m->object_count ? m->objects[object].type : NULL;
+}
+
 uint32_t weir_llvm_memory_object_of_site(const weir_llvm_memory *m, LLVMValueRef site) {
   return site ? pta_object_find(m, site, 0) : UINT32_MAX;
 }

@@ -101,6 +101,9 @@ void weir_llvm_memory_gep_offset(const weir_llvm_memory *memory, LLVMValueRef ge
 int64_t weir_llvm_memory_call_length(LLVMValueRef call, LLVMValueRef fn);
 /* The object of an alloca, global, or allocation call; UINT32_MAX if none. */
 uint32_t weir_llvm_memory_object_of_site(const weir_llvm_memory *memory, LLVMValueRef site);
+/* The layout an object is used with (its allocated type, the type a heap
+ * block is cast to, or the record debug info gives it), NULL when unknown. */
+LLVMTypeRef weir_llvm_memory_object_layout(const weir_llvm_memory *memory, uint32_t object);
 
 /* Locations `pointer` may point to (any value: instruction, argument,
  * global, constant expression). Empty for non-pointers and unknown ones. */
