@@ -58,19 +58,9 @@ uint32_t pta_object_get(weir_llvm_memory *m, LLVMValueRef site, uint32_t tag, we
   return id;
 }
 
-/* The layout a block is used with: the pointee of the pointer type a
- * site's value is cast to (malloc's i8* to %struct.S*), or of its own type
- * (a `struct S *` parameter), or the larger record a pointer variable that
- * holds it points to by debug info (names.c: -O2 casts to a first member's
- * type). i8 (void *, char *) tells nothing. */
-static LLVMTypeRef cast_layout(LLVMValueRef value);
-
-LLVMTypeRef pta_layout_of(const weir_llvm_memory *m, LLVMValueRef value) {
-  LLVMTypeRef cast = cast_layout(value);
-  LLVMTypeRef debug = pta_debug_layout(m, value);
-  return debug && (!cast || pta_type_size(m, debug) > pta_type_size(m, cast)) ? debug : cast;
-}
-
+/* The pointee of the pointer type a site's value is cast to (malloc's i8*
+ * to %struct.S*), or of its own type (a `struct S *` parameter). i8
+ * (void *, char *) tells nothing. */
 static LLVMTypeRef cast_layout(LLVMValueRef value) {
   LLVMTypeRef type = LLVMTypeOf(value);
   for (LLVMUseRef u = LLVMGetFirstUse(value); u; u = LLVMGetNextUse(u)) {
@@ -86,6 +76,15 @@ static LLVMTypeRef cast_layout(LLVMValueRef value) {
   if (kind == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(pointee) == 8) return NULL;
   if (kind == LLVMFunctionTypeKind || !LLVMTypeIsSized(pointee)) return NULL;
   return pointee;
+}
+
+/* The layout a block is used with: the cast's (cast_layout), or the larger
+ * record a pointer variable that holds it points to by debug info
+ * (names.c: -O2 first casts a block to its first member's type). */
+LLVMTypeRef pta_layout_of(const weir_llvm_memory *m, LLVMValueRef value) {
+  LLVMTypeRef cast = cast_layout(value);
+  LLVMTypeRef debug = pta_debug_layout(m, value);
+  return debug && (!cast || pta_type_size(m, debug) > pta_type_size(m, cast)) ? debug : cast;
 }
 
 /* ---- names ------------------------------------------------------------------ */
