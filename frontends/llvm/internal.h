@@ -271,17 +271,17 @@ struct weir_llvm_ctx {
   uint32_t *param_strong;        /* [fn_count] uninit: bit k, every call passes parameter k a strong target set (uninit.c) */
   uint32_t *loc_fact;            /* [memory locations] analysis-owned fact per location (0: none) */
   uint32_t *obj_fact;            /* [memory objects] analysis-owned fact per object (0: none; uaf: 1 marks a tracked block) */
-  uint8_t *escape_state;         /* [memory locations] uninit: written before its local's address escapes (analyses/escape.c) */
+  uint8_t *escape_state;         /* [memory locations] uninit: written before its local's address escapes (analyses/uninit/escape.c) */
   uint8_t *inlined_wrapper;      /* [memory objects] 1: a heap site copied by inlining into many functions (number_common) */
   weir_llvm_vec *dm_mod, *dm_touch; /* [fn_count] uaf: the locations with a DM fact each function may write / read or write, sorted */
-  uint64_t *param_frees;         /* [2 fn_count] uaf: parameters (bits) a function may free, and whose kept pointers (analyses/cleanup.c) */
-  uint8_t *fail_free_state;      /* [fn_count] uaf: frees only when it fails (analyses/cleanup.c) */
+  uint64_t *param_frees;         /* [2 fn_count] uaf: parameters (bits) a function may free, and whose kept pointers (analyses/uaf/cleanup.c) */
+  uint8_t *fail_free_state;      /* [fn_count] uaf: frees only when it fails (analyses/uaf/cleanup.c) */
   uint8_t *loc_shared;           /* [memory locations] taint: its fact stands for several locations (taint.c) */
   LLVMValueRef mod_call;         /* taint: the call whose callees' written locations mod_locs holds */
   weir_llvm_vec mod_locs;        /* (an indirect call's callees are built one after the other) */
-  struct weir_llvm_param_reads *param_reads; /* uninit: reads through parameters per function (analyses/paramref.c) */
-  struct weir_llvm_ranges *ranges; /* uninit: element ranges of array accesses (analyses/ranges.c) */
-  uint8_t *appended;             /* [memory objects] uninit: filled by appends at a count (analyses/append.c) */
+  struct weir_llvm_param_reads *param_reads; /* uninit: reads through parameters per function (analyses/uninit/paramref.c) */
+  struct weir_llvm_ranges *ranges; /* uninit: element ranges of array accesses (analyses/uninit/ranges.c) */
+  uint8_t *appended;             /* [memory objects] uninit: filled by appends at a count (analyses/uninit/append.c) */
   weir_llvm_map libcall_index;   /* callee -> index into libcalls */
   weir_llvm_libcall *libcalls;
   size_t libcall_count, libcall_cap;
@@ -331,15 +331,15 @@ void weir_llvm_access_words(const weir_llvm_ctx *ctx, LLVMValueRef pointer, int 
                             weir_llvm_text *what, weir_llvm_text *note);
 /* Whether a read through `pointer` of `location` (of a local) sees it
  * written: every escape of the local's address comes after a write of it in
- * the same block, and `pointer` is not the local's own alloca (analyses/escape.c). */
+ * the same block, and `pointer` is not the local's own alloca (analyses/uninit/escape.c). */
 int weir_llvm_written_before_escape(weir_llvm_ctx *ctx, LLVMValueRef pointer, uint32_t location);
 /* Whether the defined callee `proc` of `call` may read `location` in this
  * call's context: for the caller's own locals, only where the call's
  * arguments lead the callee's reads through its parameters
- * (analyses/paramref.c); 1 for anything else. */
+ * (analyses/uninit/paramref.c); 1 for anything else. */
 int weir_llvm_call_may_read(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, uint32_t location);
 void weir_llvm_param_reads_free(weir_llvm_ctx *ctx);
-/* Element ranges of array accesses (analyses/ranges.c, uninit): finds the
+/* Element ranges of array accesses (analyses/uninit/ranges.c, uninit): finds the
  * loads and stores whose elements are known (constant indices, loops with
  * constant bounds) and makes a second fact of kind `fact_kind`, U_all, for
  * every cell that has a store of part of it. */
@@ -348,7 +348,7 @@ void weir_llvm_ranges_build(weir_llvm_ctx *ctx, uint32_t fact_kind);
 void weir_llvm_ranges_free(weir_llvm_ctx *ctx);
 /* Marks ctx->appended: the objects an address computation indexes by an
  * append counter (`a[n++]`), which uninit takes as initialised
- * (analyses/append.c). */
+ * (analyses/uninit/append.c). */
 void weir_llvm_append_objects(weir_llvm_ctx *ctx);
 /* The cell's U_all fact ("no element written yet"), 0 when it has none. */
 uint32_t weir_llvm_ranges_twin(const weir_llvm_ctx *ctx, uint32_t location);
@@ -360,15 +360,15 @@ int weir_llvm_ranges_uncovered_read(const weir_llvm_ctx *ctx, LLVMValueRef load,
                                     weir_llvm_text *note);
 /* Whether a printf-style call (a `format` sink of the table) with a
  * constant format does not read through argument `arg`: no %s takes it
- * (%p, %d, %n ...). 0 when the format cannot be followed (analyses/format.c). */
+ * (%p, %d, %n ...). 0 when the format cannot be followed (analyses/uninit/format.c). */
 int weir_llvm_format_skips_read(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t arg);
 /* Whether such a call writes through argument `arg` (%n). */
 int weir_llvm_format_writes(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t arg);
 /* Whether uninit takes a store through `pointer`, which may point to
- * `locs`, for a strong update of each (analyses/uninit.c). */
+ * `locs`, for a strong update of each (analyses/uninit/uninit.c). */
 int weir_llvm_uninit_strong_store(const weir_llvm_ctx *ctx, LLVMValueRef pointer, const uint32_t *locs, size_t n);
 /* On a loop's exit edge `term` -> `succ`, kills U of the array cells the
- * loop's blocks store into, as strong stores (analyses/loopfill.c). */
+ * loop's blocks store into, as strong stores (analyses/uninit/loopfill.c). */
 void weir_llvm_loop_exit_fills(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, weir_llvm_flow *flow);
 /* weir_llvm_add_check for a finding of `rule` (fact 0: whenever reachable). */
 void weir_llvm_add_rule_check(weir_llvm_ctx *ctx, weir_llvm_finding_rule rule, uint32_t node,

@@ -3,7 +3,7 @@
  * parsers): a chain of `if`s each appending `keys[n] = ..; values[n++] =
  * ..`, and `struct update *u = &t->updates[t->n++]` in a loop over a list.
  * On the path where nothing is appended the count stays 0 and nothing is
- * read; weir takes such arrays as initialised (analyses/append.c). An
+ * read; weir takes such arrays as initialised (analyses/uninit/append.c). An
  * array filled by an induction variable, and a field nothing writes, are
  * still checked. */
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* Arrays initialised in part: a loop (or constant indices) writes some
  * elements, a later loop reads more. Initialisation is tracked by element
  * range where the bounds are constants or a loop's trip count follows from
- * its condition (analyses/ranges.c); elsewhere one written element counts
+ * its condition (analyses/uninit/ranges.c); elsewhere one written element counts
  * for the whole array. */
 #include <alloca.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* Arrays filled by a loop and read after it (ocamlrun's skip lists, random
  * seeds): the path that leaves the loop before its first iteration is not
- * taken for an unset array (analyses/loopfill.c). An array no loop writes
+ * taken for an unset array (analyses/uninit/loopfill.c). An array no loop writes
  * is still reported. */
 #include <stdio.h>
 

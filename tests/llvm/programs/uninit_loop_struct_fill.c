@@ -4,7 +4,7 @@
  * through a struct that a callee reads them from (weir's own collective
  * code). On the path where the loop runs zero times nothing is read; the
  * loop's exit edge counts the elements as written, as for plain stores
- * (analyses/loopfill.c). A field that no assignment writes is still
+ * (analyses/uninit/loopfill.c). A field that no assignment writes is still
  * reported. */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* printf reads through an argument only where the format says so: %s reads
  * the string, %p prints the pointer, %n writes through it. A constant
- * format decides (analyses/format.c); any other keeps the table's rule
+ * format decides (analyses/uninit/format.c); any other keeps the table's rule
  * (every pointer argument is read). */
 #include <stdio.h>
 #include <string.h>

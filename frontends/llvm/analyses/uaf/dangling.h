@@ -1,4 +1,4 @@
-/* Where dangling pointers come from, for uaf (analyses/dangling.c): the
+/* Where dangling pointers come from, for uaf (analyses/uaf/dangling.c): the
  * values that hold a freed pointer's address, the slot it was read from,
  * and which values, locations and returns a free can ever reach. */
 #ifndef WEIR_LLVM_ANALYSES_DANGLING_H
@@ -35,7 +35,7 @@ typedef struct weir_llvm_dangle_marks {
 int weir_llvm_may_dangle(weir_llvm_ctx *ctx, weir_llvm_dangle_marks *m);
 
 /* Whether defined function `proc` frees memory its caller can see only on
- * paths where it returns nonzero (an error object, -1): analyses/cleanup.c.
+ * paths where it returns nonzero (an error object, -1): analyses/uaf/cleanup.c.
  * Cached in ctx; ctx->failed on out of memory. */
 int weir_llvm_frees_only_on_failure(weir_llvm_ctx *ctx, uint32_t proc);
 

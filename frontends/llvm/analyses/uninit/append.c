@@ -12,7 +12,7 @@
  * loop's exit branch tests) -- starts out
  * initialised, as a calloc'd block does. Optimistic: a read at or beyond
  * the count is not reported. Loops that fill by an induction variable keep
- * their U facts (analyses/loopfill.c and ranges.c handle them). */
+ * their U facts (analyses/uninit/loopfill.c and ranges.c handle them). */
 #include <stdlib.h>
 
 #include "frontends/llvm/internal.h"

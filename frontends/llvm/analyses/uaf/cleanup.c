@@ -19,7 +19,7 @@
  * through. */
 #include <stdlib.h>
 
-#include "frontends/llvm/analyses/dangling.h"
+#include "frontends/llvm/analyses/uaf/dangling.h"
 
 #define WALK_MAX 4096u /* blocks visited from one freeing call */
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontends/llvm/analyses/dangling.h"
+#include "frontends/llvm/analyses/uaf/dangling.h"
 
 static uint32_t object_of(const weir_llvm_ctx *ctx, uint32_t location) {
   return weir_llvm_memory_location(ctx->memory, location).object;

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontends/llvm/analyses/dangling.h"
+#include "frontends/llvm/analyses/uaf/dangling.h"
 
 enum { FACT_VALUE = 0, FACT_LOCATION = 1, FACT_RETURN = 2 };
 

@@ -11,15 +11,15 @@
  *   replaces the destination's (a strong update, from there on in the block
  *   as for library writes).
  * - On the edge that leaves a loop, the arrays the loop stores into count
- *   as written (analyses/loopfill.c: the zero-iteration path).
- * - Arrays written in part (analyses/ranges.c): a cell with stores of a
+ *   as written (analyses/uninit/loopfill.c: the zero-iteration path).
+ * - Arrays written in part (analyses/uninit/ranges.c): a cell with stores of a
  *   known element range smaller than the array has a second fact, U_all
  *   ("no element written yet"); such a store clears U_all only, every
  *   other transfer treats U and U_all alike. A read with a range that the
  *   partial stores do not cover checks U, every other read U_all.
  * - A read through a pointer other than a local's own alloca skips the
  *   fields written before every escape of the local's address
- *   (analyses/escape.c: `if (c) { memcpy(&v, ...); p = &v; }`, then `*p`).
+ *   (analyses/uninit/escape.c: `if (c) { memcpy(&v, ...); p = &v; }`, then `*p`).
  * - A store through a pointer with one target, or whose targets are locals
  *   of different functions (a helper writing its caller's local through a
  *   parameter), kills U of the targets; a target may be an array element
@@ -32,7 +32,7 @@
  *   success only would otherwise be reported at every caller; the callee
  *   sees U of what it may read (ref), so reads inside it are found there;
  *   of the caller's own locals only what its reads through its parameters
- *   reach from this call's arguments (analyses/paramref.c).
+ *   reach from this call's arguments (analyses/uninit/paramref.c).
  * - mem2reg turns uninitialised scalars into `undef`: an undef operand, or
  *   a phi that takes undef on the edge it comes in by, makes UV; arithmetic
  *   and casts pass it on.
@@ -56,7 +56,7 @@ static uint32_t val(const weir_llvm_ctx *ctx, LLVMValueRef v) {
 static int is_undef(LLVMValueRef v) { return LLVMIsUndef(v) && !LLVMIsAPoisonValue(v); }
 
 static int starts_uninitialised(const weir_llvm_ctx *ctx, uint32_t id) {
-  if (ctx->appended[id]) return 0; /* filled by appends (analyses/append.c) */
+  if (ctx->appended[id]) return 0; /* filled by appends (analyses/uninit/append.c) */
   const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, id);
   if (o->kind == WEIR_LLVM_OBJECT_STACK) return 1;
   if (o->kind != WEIR_LLVM_OBJECT_HEAP ||
@@ -78,7 +78,7 @@ static void number(weir_llvm_ctx *ctx) {
 }
 
 /* A location's facts: U, and U_all where the cell has stores of part of it
- * (analyses/ranges.c); every transfer but a partial store treats the two
+ * (analyses/uninit/ranges.c); every transfer but a partial store treats the two
  * alike. */
 static uint32_t all_of(const weir_llvm_ctx *ctx, uint32_t location) {
   uint32_t twin = weir_llvm_ranges_twin(ctx, location);
@@ -390,7 +390,7 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
   allocation(ctx, call, flow);
 }
 
-/* A store to part of an array (analyses/ranges.c) clears U_all only:
+/* A store to part of an array (analyses/uninit/ranges.c) clears U_all only:
  * the elements it does not write keep U. */
 /* Kills U of `location` and of the fields after it in its object that a
  * store of `bytes` covers: at -O0 a struct passed or returned by value
@@ -651,7 +651,7 @@ static void check_call(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
     snprintf(message, sizeof message, "an uninitialized value is passed as argument %u of '%s'", k + 1, callee);
     check_value(ctx, node, inst, arg, message);
     /* A copy (memcpy) moves uninitialised bytes along: not a use; nor a
-     * pointer printed with %p (analyses/format.c). */
+     * pointer printed with %p (analyses/uninit/format.c). */
     if (weir_llvm_is_pointer(arg) && weir_llvm_mask_has(model->reads, k) && model->copy_from != k &&
         !weir_llvm_format_skips_read(ctx, inst, k))
       check_memory(ctx, node, inst, arg, callee);
