@@ -146,6 +146,9 @@ static int parse_set(const ide_parts *p, const char *s, size_t n, size_t at, uin
   while (n > 0 && i <= n) {
     size_t j = i;
     while (j < n && s[j] != '|') ++j;
+    if (j == i) /* `open|`, `|open`, `open||shut` */
+      return fail(err, at + i, "empty state name in a set", s, n, set_expected,
+                  "write a state name on each side of `|`, or drop the extra `|`");
     int k = state_index(p, s + i, j - i);
     if (k < 0) return unknown_state(p, err, at + i, s + i, j - i);
     if (*out >> k & 1u)
