@@ -82,6 +82,73 @@ static void use_config(FILE *f) {
   free(c.path);                        /* EXPECT-NOT weir-double-free */
 }
 
+/* A set emptied and made again on a parser's failure (`sset_destroy(a);
+ * sset_init(a);`) leaves no freed pointer behind, so the void helper that
+ * may call it frees nothing of the header, and parse_server still frees
+ * the header's fields only when it fails. */
+struct set {
+  char **items;
+  size_t n;
+};
+
+static void set_init(struct set *s) {
+  s->items = NULL;
+  s->n = 0;
+}
+
+static void set_destroy(struct set *s) {
+  for (size_t i = 0; i < s->n; ++i) free(s->items[i]);
+  free(s->items);
+}
+
+static int parse_list(struct set *s, const char *text) {
+  set_init(s);
+  s->items = malloc(sizeof *s->items);
+  if (!s->items) return -1;
+  s->items[0] = strdup(text);
+  s->n = s->items[0] ? 1 : 0;
+  if (text[0] == '!') {
+    set_destroy(s);
+    set_init(s);
+    return -1;
+  }
+  return 0;
+}
+
+struct server {
+  char *name;
+  struct set addresses;
+};
+
+static void parse_fields(struct server *h, const char *text, int *failed) {
+  h->name = strdup(text);
+  if (parse_list(&h->addresses, text) != 0) *failed = 1;
+}
+
+static void server_uninit(struct server *h) {
+  free(h->name); /* EXPECT-NOT weir-double-free */
+  set_destroy(&h->addresses);
+}
+
+static struct error *parse_server(struct server *h, const char *text) {
+  int failed = 0;
+  parse_fields(h, text, &failed);
+  struct error *error = failed || !h->name ? make_error(22) : NULL;
+  if (error) server_uninit(h);
+  return error;
+}
+
+static void use_server(const char *text) {
+  struct server h;
+  struct error *error = parse_server(&h, text);
+  if (error) {
+    free(error);
+    return;
+  }
+  printf("%s\n", h.name); /* EXPECT-NOT weir-use-after-free */
+  server_uninit(&h);
+}
+
 static void bad_ignores_error(const char *text) {
   struct header h;
   struct error *error = parse_header(&h, text);
@@ -93,5 +160,6 @@ int main(int argc, char **argv) {
   read_header(argc > 1 ? argv[1] : "#x");
   use_config(stdin);
   if (argc > 2) bad_ignores_error(argv[2]);
+  use_server(argc > 3 ? argv[3] : "!");
   return 0;
 }

@@ -55,6 +55,31 @@ static uint64_t derived(LLVMValueRef v, int loads, int depth) {
   return 0;
 }
 
+/* Whether a later call of the same block hands `arg` to a function that
+ * writes what it points to: `sset_destroy(a); sset_init(a);` leaves no
+ * freed pointer in *a. */
+static int reinitialized(const weir_llvm_ctx *ctx, LLVMValueRef call, LLVMValueRef arg) {
+  const uint32_t *targets = NULL;
+  size_t nt = weir_llvm_pts_vague(ctx, arg) ? 0 : weir_llvm_pts(ctx, arg, &targets);
+  for (LLVMValueRef i = LLVMGetNextInstruction(call); i && nt; i = LLVMGetNextInstruction(i)) {
+    if (!LLVMIsACallInst(i) || weir_llvm_classify_call(ctx, i) != WEIR_LLVM_CALL_NODE) continue;
+    int passed = 0;
+    for (unsigned k = 0; k < LLVMGetNumArgOperands(i) && !passed; ++k)
+      passed = weir_llvm_strip_bitcasts(LLVMGetOperand(i, k)) == weir_llvm_strip_bitcasts(arg);
+    if (!passed) continue;
+    const uint32_t *procs = NULL;
+    size_t n = weir_llvm_call_procs(ctx, i, &procs);
+    for (size_t p = 0; p < n; ++p) {
+      const uint32_t *mod = NULL;
+      size_t m = weir_llvm_memory_mod(ctx->memory, ctx->fns[procs[p]].fn, &mod);
+      for (size_t j = 0; j < m; ++j)
+        for (size_t t = 0; t < nt; ++t)
+          if (mod[j] == targets[t]) return 1;
+    }
+  }
+  return 0;
+}
+
 /* What a call may free that its caller's arguments hold: out[0] the roots
  * (derived()) freed themselves, out[1] the roots a pointer kept in whose
  * block is freed (`free(h->name)`, `uninit(h)`). Deeper frees (an element
@@ -78,7 +103,7 @@ static void call_frees(const weir_llvm_ctx *ctx, LLVMValueRef call, uint64_t out
   for (unsigned k = 0; k < args && (self | held); ++k) {
     LLVMValueRef arg = LLVMGetOperand(call, k);
     if (self & param_bit(k)) out[0] |= derived(arg, 0, 0), out[1] |= derived(arg, 1, 0);
-    if (held & param_bit(k)) out[1] |= derived(arg, 0, 0);
+    if ((held & param_bit(k)) && !reinitialized(ctx, call, arg)) out[1] |= derived(arg, 0, 0);
   }
   out[0] |= self & GLOBAL_ROOT;
   out[1] |= held & GLOBAL_ROOT;
