@@ -52,25 +52,7 @@ static void header(ifds_out *o, const weir_ide_problem *r) {
       ifds_out_char(o, '\n');
     }
   }
-  const uint32_t counts[] = {p->fact_count, p->proc_count, p->node_count};
-  const char *const words[] = {"facts ", "procs ", "nodes "};
-  for (int i = 0; i < 3; ++i) {
-    ifds_out_str(o, words[i]);
-    ifds_out_u64(o, counts[i]);
-    ifds_out_char(o, '\n');
-  }
-  for (uint32_t id = 0; id < p->proc_count; ++id) {
-    ifds_out_str(o, "proc ");
-    ifds_out_u64(o, id);
-    ifds_out_char(o, ' ');
-    ifds_out_bytes(o, p->names + p->proc_name_offset[id],
-                   p->proc_name_offset[id + 1] - p->proc_name_offset[id]);
-    ifds_out_char(o, ' ');
-    ifds_out_u64(o, p->proc_first[id]);
-    ifds_out_char(o, ' ');
-    ifds_out_u64(o, p->proc_last[id]);
-    ifds_out_char(o, '\n');
-  }
+  ifds_write_counts_and_procs(o, p);
 }
 
 /* `WORD A B FLOW`, the start of an edge, call or callee line. */

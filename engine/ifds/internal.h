@@ -82,6 +82,11 @@ static inline void ifds_out_reserve(ifds_out *o, size_t n) {
 void ifds_out_bytes(ifds_out *o, const char *s, size_t n);
 void ifds_out_str(ifds_out *o, const char *s);
 void ifds_out_u64(ifds_out *o, uint64_t x);
+struct weir_ifds_problem;
+/* The `facts`, `procs`, `nodes` lines and one `proc` line per procedure
+ * (write.c): the header after the magic line, shared by the IFDS and the
+ * IDE writers. */
+void ifds_write_counts_and_procs(ifds_out *o, const struct weir_ifds_problem *p);
 static inline void ifds_out_char(ifds_out *o, char c) {
   ifds_out_reserve(o, 1);
   o->buf[o->len++] = c;

@@ -8,8 +8,8 @@
 #include "engine/ifds/internal.h"
 #include "weir/ifds.h"
 
-static void write_header_and_procs(ifds_out *o, const weir_ifds_problem *p) {
-  ifds_out_str(o, "weir-ifds 1\nfacts ");
+void ifds_write_counts_and_procs(ifds_out *o, const weir_ifds_problem *p) {
+  ifds_out_str(o, "facts ");
   ifds_out_u64(o, p->fact_count);
   ifds_out_str(o, "\nprocs ");
   ifds_out_u64(o, p->proc_count);
@@ -75,7 +75,8 @@ weir_status weir_ifds_write_problem(const weir_ifds_problem *p, FILE *out) {
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
                      "allocating the output buffer failed. Fix: free memory.");
   ifds_out_init(o, out);
-  write_header_and_procs(o, p);
+  ifds_out_str(o, "weir-ifds 1\n");
+  ifds_write_counts_and_procs(o, p);
   for (uint32_t n = 0; n < p->node_count; ++n)
     for (uint32_t e = p->succ_offset[n]; e < p->succ_offset[n + 1]; ++e) {
       ifds_out_str(o, "edge ");
