@@ -66,16 +66,7 @@ static int reinitialized(const weir_llvm_ctx *ctx, LLVMValueRef call, LLVMValueR
     int passed = 0;
     for (unsigned k = 0; k < LLVMGetNumArgOperands(i) && !passed; ++k)
       passed = weir_llvm_strip_bitcasts(LLVMGetOperand(i, k)) == weir_llvm_strip_bitcasts(arg);
-    if (!passed) continue;
-    const uint32_t *procs = NULL;
-    size_t n = weir_llvm_call_procs(ctx, i, &procs);
-    for (size_t p = 0; p < n; ++p) {
-      const uint32_t *mod = NULL;
-      size_t m = weir_llvm_memory_mod(ctx->memory, ctx->fns[procs[p]].fn, &mod);
-      for (size_t j = 0; j < m; ++j)
-        for (size_t t = 0; t < nt; ++t)
-          if (mod[j] == targets[t]) return 1;
-    }
+    if (passed && weir_llvm_callee_writes(ctx, i, targets, nt)) return 1;
   }
   return 0;
 }
@@ -132,7 +123,7 @@ static int param_frees(weir_llvm_ctx *ctx) {
   return 1;
 }
 
-static int zero_constant(LLVMValueRef v) {
+int weir_llvm_zero_constant(LLVMValueRef v) {
   return LLVMIsAConstantPointerNull(v) || (LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v) == 0);
 }
 
@@ -162,7 +153,7 @@ static LLVMValueRef guard(LLVMBasicBlockRef block) {
       if (!LLVMIsAICmpInst(cond)) return NULL;
       LLVMIntPredicate pred_kind = LLVMGetICmpPredicate(cond);
       LLVMValueRef a = weir_llvm_strip_bitcasts(LLVMGetOperand(cond, 0)), b = LLVMGetOperand(cond, 1);
-      if ((pred_kind != LLVMIntNE && pred_kind != LLVMIntEQ) || !zero_constant(b)) return NULL;
+      if ((pred_kind != LLVMIntNE && pred_kind != LLVMIntEQ) || !weir_llvm_zero_constant(b)) return NULL;
       /* the nonzero side: true of `!= 0`, false of `== 0` */
       unsigned nonzero = pred_kind == LLVMIntNE ? 0 : 1;
       return LLVMGetSuccessor(term, nonzero) == block ? a : NULL;

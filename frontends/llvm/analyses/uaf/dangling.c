@@ -104,7 +104,7 @@ static int written_between(const weir_llvm_ctx *ctx, LLVMValueRef from, LLVMValu
 /* Whether a defined callee of `call` may write a location of `slots`:
  * `c = s->conns.next; kill_connection(c);` unlinks c (writing the slot it
  * was read from) before it frees it. */
-static int callee_writes(const weir_llvm_ctx *ctx, LLVMValueRef call, const uint32_t *slots, size_t n) {
+int weir_llvm_callee_writes(const weir_llvm_ctx *ctx, LLVMValueRef call, const uint32_t *slots, size_t n) {
   const uint32_t *procs = NULL;
   size_t count = weir_llvm_call_procs(ctx, call, &procs);
   for (size_t p = 0; p < count; ++p) {
@@ -134,7 +134,7 @@ size_t weir_llvm_freed_slots(const weir_llvm_ctx *ctx, LLVMValueRef call, LLVMVa
     for (int k = 1; LLVMIsAGetElementPtrInst(g) && k < LLVMGetNumOperands(g); ++k)
       if (!LLVMIsAConstant(LLVMGetOperand(g, (unsigned)k))) return 0;
   size_t n = weir_llvm_pts(ctx, place, slots);
-  return written_between(ctx, root, call, *slots, n) || callee_writes(ctx, call, *slots, n) ? 0 : n;
+  return written_between(ctx, root, call, *slots, n) || weir_llvm_callee_writes(ctx, call, *slots, n) ? 0 : n;
 }
 
 static void mark_value(const weir_llvm_ctx *ctx, weir_llvm_dangle_marks *m, LLVMValueRef v) {

@@ -17,6 +17,11 @@ size_t weir_llvm_alias_values(LLVMValueRef pointer, LLVMValueRef work[WEIR_LLVM_
 size_t weir_llvm_freed_slots(const weir_llvm_ctx *ctx, LLVMValueRef call, LLVMValueRef pointer,
                              const uint32_t **slots);
 
+/* Whether a defined callee of `call` may write one of the `n` locations
+ * (their mod sets): `kill_connection(c)` unlinks c from the slot it was
+ * read from; `sset_init(a)` makes *a again. */
+int weir_llvm_callee_writes(const weir_llvm_ctx *ctx, LLVMValueRef call, const uint32_t *locs, size_t n);
+
 /* Whether any of `n` locations lies in a block uaf tracks (ctx->obj_fact). */
 int weir_llvm_meets_tracked(const weir_llvm_ctx *ctx, const uint32_t *locs, size_t n);
 
@@ -38,5 +43,8 @@ int weir_llvm_may_dangle(weir_llvm_ctx *ctx, weir_llvm_dangle_marks *m);
  * paths where it returns nonzero (an error object, -1): analyses/uaf/cleanup.c.
  * Cached in ctx; ctx->failed on out of memory. */
 int weir_llvm_frees_only_on_failure(weir_llvm_ctx *ctx, uint32_t proc);
+
+/* Whether `v` is a null pointer or an integer 0 constant (cleanup.c). */
+int weir_llvm_zero_constant(LLVMValueRef v);
 
 #endif

@@ -525,10 +525,6 @@ static void succeeded(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flo
   weir_llvm_vec_free(&facts);
 }
 
-static int zero_value(LLVMValueRef v) {
-  return LLVMIsAConstantPointerNull(v) || (LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v) == 0);
-}
-
 /* `bigger = realloc(buf, n); if (!bigger) ...`: on the edge where realloc
  * returned NULL it freed nothing, so `buf` (and its slot) do not dangle
  * there. And the edge where a cleanup-on-failure call succeeded. */
@@ -540,7 +536,7 @@ static void edge(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, 
   if (pred != LLVMIntEQ && pred != LLVMIntNE) return;
   LLVMValueRef a = weir_llvm_strip_bitcasts(LLVMGetOperand(cond, 0));
   LLVMValueRef b = weir_llvm_strip_bitcasts(LLVMGetOperand(cond, 1));
-  LLVMValueRef tested = zero_value(b) ? a : zero_value(a) ? b : NULL;
+  LLVMValueRef tested = weir_llvm_zero_constant(b) ? a : weir_llvm_zero_constant(a) ? b : NULL;
   if (tested && LLVMIsACallInst(tested) && weir_llvm_classify_call(ctx, tested) == WEIR_LLVM_CALL_NODE &&
       succ == LLVMGetSuccessor(term, pred == LLVMIntEQ ? 0 : 1))
     succeeded(ctx, tested, flow);
