@@ -17,7 +17,11 @@ static void usage(FILE *out) {
           "hold counts, then one line `NODE FACT VALUE` per fact that holds.\n\n"
           "  -o RESULT   write the result there (default: standard output)\n"
           "  --strict    refuse a problem file without its `end` line (it may be\n"
-          "              truncated); without --strict such a file loads with a warning\n");
+          "              truncated); without --strict such a file loads with a warning\n"
+          "\n"
+          "Exit codes: 0 solved; 2 bad input (an invalid problem file, whose message is\n"
+          "FILE:LINE:COL: error: ..., a missing file, a bad option); 1 other failure\n"
+          "(out of memory, cannot write the result).\n");
 }
 
 static int fail(const char *message, int code) {
