@@ -236,6 +236,16 @@ static int parse_args(int argc, char **argv, analyze_args *a) {
       return usage_error("too many modules, at", argv[i], "link some first with llvm-link-14 (256 at most)");
     }
   }
+  if (a->analysis_option && a->analysis) { /* the first argument came before --analysis */
+    if (!looks_like_module(a->analysis))
+      return usage_error("two analyses: --analysis and the first argument", a->analysis,
+                         "name the analysis once (weir analyze --analysis NAME prog.bc)");
+    if (a->file_count == MAX_FILES)
+      return usage_error("too many modules, at", a->analysis, "link some first with llvm-link-14 (256 at most)");
+    memmove(a->files + 1, a->files, a->file_count * sizeof a->files[0]);
+    a->files[0] = a->analysis;
+    a->file_count++;
+  }
   if (a->analysis_option) a->analysis = a->analysis_option;
   else {
     int rc = first_argument(a);

@@ -87,4 +87,10 @@ expect_refusal typo "unknown analysis 'secret-lgo' (known: taint, uninit, uaf, s
   env WEIR_ANALYSIS_PATH="$dir:$work/path" "$weir" analyze --analysis secret-lgo "$work/basic.bc"
 expect_refusal typo-first "'secret-lgo' is neither an analysis (taint, uninit, uaf, secret-log) nor" \
   env WEIR_ANALYSIS_PATH="$dir" "$weir" analyze secret-lgo "$work/basic.bc"
+expect_refusal twice "two analyses: --analysis and the first argument 'taint'" \
+  "$weir" analyze taint --analysis "plugin:$template" "$work/basic.bc"
+# A module before --analysis is a module.
+"$weir" analyze "$work/basic.bc" --analysis "plugin:$template" --quiet > "$work/order.out" \
+  || fail "a module before --analysis exited $?"
+cmp -s "$work/byid.out" "$work/order.out" || fail "a module before --analysis: other findings"
 echo "plugin_test: ok"

@@ -131,8 +131,14 @@ static int match(const char *path, const char *file, void *user) {
   weir_llvm_plugin *p = NULL;
   int named = named_for(file, s->id);
   weir_status st = load_path(path, &p);
-  if (st != WEIR_OK) return named ? (s->error = st, 1) : 0;
-  if (strcmp(p->decl->id, s->id) == 0) return s->found = p, 1;
+  if (st != WEIR_OK) { /* refused: an error when it is the library named for the id, else skipped */
+    if (named) s->error = st;
+    return named;
+  }
+  if (strcmp(p->decl->id, s->id) == 0) {
+    s->found = p;
+    return 1;
+  }
   if (named)
     s->error = weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis plugin '%s' is named for '%s' but declares the id "
                          "'%s'. Fix: rename the library (lib%s.so) or set its weir_analysis.id to '%s'", path,
@@ -179,7 +185,11 @@ weir_status weir_llvm_plugin_open(const char *spec, weir_llvm_plugin **out) {
   }
   search s = {spec, NULL, WEIR_OK};
   each_path_library(match, &s);
-  if (s.found) return weir_clear_error(), *out = s.found, WEIR_OK;
+  if (s.found) {
+    weir_clear_error(); /* libraries tried before it were refused: not this call's failure */
+    *out = s.found;
+    return WEIR_OK;
+  }
   if (s.error != WEIR_OK) return s.error;
   char ids[512];
   weir_llvm_plugin_path_ids(ids, sizeof ids);
