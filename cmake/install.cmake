@@ -101,5 +101,18 @@ install(FILES ${PROJECT_SOURCE_DIR}/backends/template/template.c
               ${PROJECT_SOURCE_DIR}/backends/template/CMakeLists.txt
               ${PROJECT_SOURCE_DIR}/backends/template/README.md
         DESTINATION ${CMAKE_INSTALL_DATADIR}/weir/template COMPONENT weir_dev)
+# The analysis plugin template (frontends/llvm/api/template, secret-log):
+# builds against an installed weir with find_package(weir) or pkg-config;
+# docs/analysis-api.md walks through it. weir/analysis.h comes with the
+# headers above; the API's functions with weir-analyze.
+if(TARGET weir_analyze)
+  install(FILES ${PROJECT_SOURCE_DIR}/frontends/llvm/api/template/secret_log.c
+                ${PROJECT_SOURCE_DIR}/frontends/llvm/api/template/CMakeLists.txt
+                ${PROJECT_SOURCE_DIR}/frontends/llvm/api/template/Makefile
+                ${PROJECT_SOURCE_DIR}/frontends/llvm/api/template/README.md
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/weir/analysis-template COMPONENT weir_dev)
+  install(FILES ${PROJECT_SOURCE_DIR}/docs/analysis-api.md DESTINATION ${CMAKE_INSTALL_DOCDIR}
+          COMPONENT weir_dev)
+endif()
 install(FILES ${PROJECT_SOURCE_DIR}/docs/packaging.md DESTINATION ${CMAKE_INSTALL_DOCDIR}
         COMPONENT weir_dev)

@@ -20,7 +20,8 @@
 typedef enum weir_llvm_analysis {
   WEIR_LLVM_TAINT = 0,
   WEIR_LLVM_UNINIT = 1,
-  WEIR_LLVM_UAF = 2 /* use after free, double free */
+  WEIR_LLVM_UAF = 2, /* use after free, double free */
+  WEIR_LLVM_PLUGIN = 3 /* an analysis written against weir/analysis.h (frontends/llvm/api) */
 } weir_llvm_analysis;
 
 /* "taint" or "uninit". */
@@ -117,6 +118,39 @@ const char *weir_llvm_problem_fact_name(const weir_llvm_problem *problem, uint32
 weir_status weir_llvm_problem_write_stream(const weir_llvm_problem *problem, FILE *out);
 /* The same into a new file at `path`. */
 weir_status weir_llvm_problem_write(const weir_llvm_problem *problem, const char *path);
+
+/* ---- analysis plugins (frontends/llvm/api, include/weir/analysis.h) -------- */
+typedef struct weir_llvm_plugin weir_llvm_plugin;
+struct weir_analysis;
+
+/* Opens an analysis plugin: "plugin:/path/lib.so", or an id that a library
+ * in a directory on WEIR_ANALYSIS_PATH declares. Refuses (with a Fix) a
+ * missing file, a library without weir_analysis_register, another ABI
+ * version, an id that is a built-in's, does not match the file's name or
+ * the id asked for, and a declaration with missing or bad fields. An id
+ * nothing provides is WEIR_ERR_INVALID_ARGUMENT with a message that lists
+ * the known analyses. */
+weir_status weir_llvm_plugin_open(const char *spec, weir_llvm_plugin **out);
+/* The same for a declaration compiled into the program (tests; no library). */
+weir_status weir_llvm_plugin_from(const struct weir_analysis *analysis, weir_llvm_plugin **out);
+/* Adds the directives of a --config file to the plugin's library table. */
+weir_status weir_llvm_plugin_config_file(weir_llvm_plugin *plugin, const char *path);
+/* The declared id ("secret-log"). */
+const char *weir_llvm_plugin_id(const weir_llvm_plugin *plugin);
+/* "id1, id2" of the plugins on WEIR_ANALYSIS_PATH (at most `size` bytes, "" for none). */
+void weir_llvm_plugin_path_ids(char *out, size_t size);
+/* Closes the library; problems built with it stay valid. NULL is fine. */
+void weir_llvm_plugin_close(weir_llvm_plugin *plugin);
+/* weir_llvm_build_files for a plugin analysis (`config`: the memory model's
+ * library table, NULL for the defaults). */
+weir_status weir_llvm_build_plugin_files(const char *const *paths, size_t count, const weir_llvm_plugin *plugin,
+                                         const weir_llvm_config *config, weir_llvm_problem **out);
+/* The same from LLVM IR in memory. */
+weir_status weir_llvm_build_plugin_memory(const char *name, const char *data, size_t length,
+                                          const weir_llvm_plugin *plugin, const weir_llvm_config *config,
+                                          weir_llvm_problem **out);
+/* The analysis a problem was built for: "taint", "uninit", "uaf" or the plugin's id. */
+const char *weir_llvm_problem_analysis(const weir_llvm_problem *problem);
 
 /* ---- findings ------------------------------------------------------------ */
 typedef struct weir_llvm_source_location {

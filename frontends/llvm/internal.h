@@ -72,6 +72,12 @@ struct weir_llvm_problem {
   size_t source_count, source_cap;
   weir_llvm_build_stats stats;
   struct weir_llvm_positions *positions; /* per-node source positions (report/location.c) */
+  /* A plugin analysis (api/): its id, its rules (owned copies; a check's
+   * rule indexes them) and the words of a code flow's first step. */
+  char plugin_id[64];
+  struct weir_llvm_rule_info *plugin_rules;
+  size_t plugin_rule_count;
+  char source_label[48];
   int failed; /* an allocation failed while recording */
 };
 
@@ -288,6 +294,9 @@ struct weir_llvm_ctx {
   const uint32_t *fact_map;      /* while building: fact -> built number (NONE: pruned) */
   weir_llvm_vec *demand;         /* first pass of module/emit.c: the facts checks look at, instead of checks */
   weir_llvm_reach reach;         /* weir_llvm_call_reach's caches (analyses/common.c) */
+  struct weir_analysis_ctx *api; /* a plugin analysis: the adapter's state (api/), else NULL */
+  const weir_llvm_config *names; /* the table whose names make a defined function a library call
+                                  * (taint: config; a plugin: its own table), or NULL */
   uint32_t fact_count;
   weir_llvm_vec fact_info;       /* per fact from 1: kind, id (analysis-defined) */
   uint32_t node_count;
@@ -466,6 +475,7 @@ void weir_llvm_add_source(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, 
 extern const weir_llvm_hooks weir_llvm_taint_hooks;
 extern const weir_llvm_hooks weir_llvm_uninit_hooks;
 extern const weir_llvm_hooks weir_llvm_uaf_hooks;
+extern const weir_llvm_hooks weir_llvm_api_hooks; /* a plugin analysis (api/hooks.c) */
 
 /* Frees what weir_llvm_note_node recorded (report/location.c; NULL is fine). */
 void weir_llvm_positions_free(struct weir_llvm_positions *positions);

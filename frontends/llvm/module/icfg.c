@@ -188,10 +188,10 @@ static uint32_t spill_argument(const weir_llvm_ctx *ctx, LLVMValueRef alloca) {
 }
 
 static int modelled_by_config(const weir_llvm_ctx *ctx, LLVMValueRef fn) {
-  if (ctx->analysis != WEIR_LLVM_TAINT || !ctx->config) return 0;
+  if (!ctx->names) return 0;
   size_t length = 0;
   const char *name = LLVMGetValueName2(fn, &length);
-  return weir_llvm_config_names(ctx->config, name, length);
+  return weir_llvm_config_names(ctx->names, name, length);
 }
 
 static void resolve_call(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t vid) {

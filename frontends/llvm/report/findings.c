@@ -197,7 +197,7 @@ weir_status weir_llvm_findings_collect(const weir_llvm_problem *problem, const w
     uint32_t fact = 0;
     if (!fired(problem, check, result, &fact)) continue;
     weir_llvm_finding *finding = &out->items[out->count++];
-    finding->rule = weir_llvm_rule_info_of(check->rule)->id;
+    finding->rule = weir_llvm_problem_rule(problem, check->rule)->id;
     finding->message = check->message;
     finding->where = location(&problem->locs[check->loc]);
     finding->node = check->node;

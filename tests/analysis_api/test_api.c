@@ -1,0 +1,200 @@
+/* The adapter in process (frontends/llvm/api), with declarations compiled
+ * into the test: every callback kind runs (entry, phi, branch, calls of
+ * defined and library functions, ret), custom facts and per-build state,
+ * a finding through a phi, a callee and its return; the declaration checks;
+ * misuse (a bad rule, a finding outside check) fails the build with a Fix. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/llvm/frontend.h"
+#include "tests/check_run.h"
+#include "weir/analysis.h"
+
+static const char ir[] =
+    "declare i32 @source()\n"
+    "declare void @sink(i32)\n"
+    "define i32 @id(i32 %x) {\n  ret i32 %x\n}\n"
+    "define i32 @main(i32 %c) {\nentry:\n  %s = call i32 @source()\n  %b = icmp eq i32 %c, 0\n"
+    "  br i1 %b, label %a, label %j\na:\n  br label %j\nj:\n  %p = phi i32 [ %s, %a ], [ 7, %entry ]\n"
+    "  %r = call i32 @id(i32 %p)\n  call void @sink(i32 %r)\n  call void @sink(i32 7)\n  ret i32 0\n}\n";
+
+enum { V = 0, R = 1, C = 2 };
+static const weir_fact_kind kinds[] = {{"probe value", WEIR_FACT_PER_VALUE, WEIR_FACT_FOLLOW, R},
+                                       {"probe return", WEIR_FACT_PER_RETURN, 0, WEIR_ANALYSIS_NO_KIND},
+                                       {"probe flag", WEIR_FACT_CUSTOM, 0, WEIR_ANALYSIS_NO_KIND}};
+static const weir_analysis_rule rules[] = {
+    {"probe-value", "ProbeValue", "20", WEIR_SEVERITY_ERROR, NULL, "a source value reaches sink", NULL},
+    {"probe-flag", "ProbeFlag", NULL, WEIR_SEVERITY_NOTE, NULL, "the flag holds at a return", NULL}};
+
+typedef struct probe {
+  weir_fact flag;
+  unsigned branches[2], phis, entries, calls_in, calls_out, returns;
+} probe;
+
+static weir_status init(weir_analysis_ctx *cx, void **state) {
+  (void)cx;
+  *state = calloc(1, sizeof(probe));
+  return *state ? WEIR_OK : weir_fail(WEIR_ERR_OUT_OF_MEMORY, "probe: no memory. Fix: free memory");
+}
+static void fini(void *state) { free(state); }
+static probe *st(weir_analysis_ctx *cx) { return weir_analysis_state(cx); }
+
+static void number(weir_analysis_ctx *cx) { ck_assert_int_eq(weir_analysis_new_fact(cx, C, "flag", &st(cx)->flag), WEIR_OK); }
+
+static int callee_is(weir_analysis_ctx *cx, const weir_ir_value *call, const char *name) {
+  size_t n = 0;
+  const char *s = weir_ir_callee_name(cx, call, &n);
+  return n == strlen(name) && memcmp(s, name, n) == 0;
+}
+
+static void entry(weir_analysis_ctx *cx, const weir_ir_function *fn, weir_flow *flow) {
+  size_t n = 0;
+  const char *name = weir_ir_function_name(cx, fn, &n);
+  st(cx)->entries++;
+  if (n == 4 && memcmp(name, "main", 4) == 0) weir_flow_gen(flow, st(cx)->flag); /* a latched misuse: its status */
+}
+static void call_library(weir_analysis_ctx *cx, const weir_ir_value *call, weir_flow *flow) {
+  if (callee_is(cx, call, "source")) weir_flow_gen(flow, weir_analysis_value_fact(cx, V, call));
+}
+static void phi(weir_analysis_ctx *cx, const weir_ir_value *p, const weir_ir_value *in, weir_flow *flow) {
+  (void)p, (void)in, (void)flow;
+  st(cx)->phis++;
+}
+static void branch(weir_analysis_ctx *cx, const weir_ir_value *inst, uint32_t successor, weir_flow *flow) {
+  (void)flow;
+  ck_assert_int_eq(weir_ir_kind_of(cx, inst), WEIR_IR_BRANCH);
+  if (successor < 2) st(cx)->branches[successor]++;
+}
+static void call_enter(weir_analysis_ctx *cx, const weir_ir_value *call, const weir_ir_function *callee, weir_flow *flow) {
+  (void)call, (void)flow;
+  ck_assert(weir_ir_function_is_defined(cx, callee));
+  st(cx)->calls_in++;
+}
+static void call_exit(weir_analysis_ctx *cx, const weir_ir_value *call, const weir_ir_function *callee, weir_flow *flow) {
+  (void)call, (void)callee, (void)flow;
+  st(cx)->calls_out++;
+}
+static void ret(weir_analysis_ctx *cx, const weir_ir_value *inst, weir_flow *flow) {
+  (void)inst, (void)flow;
+  st(cx)->returns++;
+}
+static void check(weir_analysis_ctx *cx, const weir_ir_value *inst) {
+  weir_ir_kind kind = weir_ir_kind_of(cx, inst);
+  if (kind == WEIR_IR_CALL && callee_is(cx, inst, "source")) weir_analysis_source(cx, inst, "source");
+  if (kind == WEIR_IR_CALL && callee_is(cx, inst, "sink")) {
+    weir_fact f = weir_analysis_value_fact(cx, V, weir_ir_call_arg(cx, inst, 0));
+    if (f) weir_analysis_report(cx, inst, 0, &f, 1, "source reaches sink");
+  }
+  const weir_ir_function *fn = weir_ir_function_of(cx, inst);
+  if (kind == WEIR_IR_RET && weir_ir_param_count(cx, fn) == 1 && weir_ir_callee_count(cx, inst) == 0) {
+    size_t n = 0;
+    if (memcmp(weir_ir_function_name(cx, fn, &n), "main", 4) == 0) {
+      /* main's last instruction: every callback kind has run for its flows */
+      const probe *p = st(cx);
+      ck_assert(p->entries && p->branches[0] && p->branches[1] && p->phis && p->calls_in && p->calls_out && p->returns);
+      weir_analysis_report(cx, inst, 1, &st(cx)->flag, 1, "flag at return");
+    }
+  }
+}
+
+static weir_analysis probe_decl(void) {
+  weir_analysis d = {.abi_version = WEIR_ANALYSIS_ABI_VERSION, .id = "probe", .kinds = kinds, .kind_count = 3,
+                     .rules = rules, .rule_count = 2, .init = init, .fini = fini, .number = number,
+                     .entry = entry, .call_library = call_library, .phi = phi, .branch = branch,
+                     .call_enter = call_enter, .call_exit = call_exit, .ret = ret, .check = check};
+  return d;
+}
+
+/* Builds the IR with `decl`, solves it, returns the findings' rules "a,b". */
+static weir_status run(const weir_analysis *decl, char *rules_out, size_t size) {
+  weir_llvm_plugin *plugin = NULL;
+  weir_status s = weir_llvm_plugin_from(decl, &plugin);
+  if (s != WEIR_OK) return s;
+  weir_llvm_problem *lp = NULL;
+  s = weir_llvm_build_plugin_memory("probe.ll", ir, sizeof ir - 1, plugin, NULL, &lp);
+  weir_llvm_plugin_close(plugin); /* the problem keeps what it needs */
+  if (s != WEIR_OK) return s;
+  weir_ifds_problem *p = NULL;
+  weir_ifds_result result = {0};
+  weir_llvm_findings findings = {0};
+  ck_assert_int_eq(weir_llvm_problem_load(lp, &p), WEIR_OK);
+  ck_assert_int_eq(weir_ifds_solve_reference(p, &result, NULL), WEIR_OK);
+  ck_assert_int_eq(weir_llvm_findings_collect(lp, p, &result, &findings), WEIR_OK);
+  rules_out[0] = 0;
+  for (size_t k = 0; k < findings.count; ++k)
+    snprintf(rules_out + strlen(rules_out), size - strlen(rules_out), "%s%s", k ? "," : "", findings.items[k].rule);
+  ck_assert_str_eq(weir_llvm_problem_analysis(lp), "probe");
+  weir_llvm_findings_free(&findings);
+  weir_ifds_result_free(&result);
+  weir_ifds_problem_free(p);
+  weir_llvm_problem_free(lp);
+  return WEIR_OK;
+}
+
+START_TEST(test_every_callback_and_a_finding_through_phi_and_callee) {
+  weir_analysis d = probe_decl();
+  char found[256];
+  ck_assert_msg(run(&d, found, sizeof found) == WEIR_OK, "%s", weir_last_error());
+  /* sink(%r) from source through the phi and id's return; sink(7) is clean;
+   * the custom flag generated at main's entry holds at its return. */
+  ck_assert_str_eq(found, "probe-value,probe-flag");
+}
+END_TEST
+
+static void bad_rule_check(weir_analysis_ctx *cx, const weir_ir_value *inst) {
+  if (weir_ir_kind_of(cx, inst) == WEIR_IR_RET) weir_analysis_report(cx, inst, 5, NULL, 0, "no such rule");
+}
+static void source_outside_check(weir_analysis_ctx *cx, const weir_ir_value *inst, weir_flow *flow) {
+  (void)flow;
+  weir_analysis_source(cx, inst, "here");
+}
+
+START_TEST(test_misuse_fails_the_build_with_a_fix) {
+  weir_analysis d = probe_decl();
+  d.check = bad_rule_check;
+  char found[64];
+  ck_assert_int_eq(run(&d, found, sizeof found), WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull(strstr(weir_last_error(), "analysis 'probe': weir_analysis_report: rule 5, but 2 rules"));
+  ck_assert_ptr_nonnull(strstr(weir_last_error(), "Fix:"));
+  d = probe_decl();
+  d.other = source_outside_check;
+  ck_assert_int_eq(run(&d, found, sizeof found), WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull(strstr(weir_last_error(), "weir_analysis_source outside the check callback. Fix:"));
+}
+END_TEST
+
+START_TEST(test_declarations_are_checked) {
+  weir_llvm_plugin *p = NULL;
+  weir_analysis d = probe_decl();
+  d.check = NULL;
+  ck_assert_int_eq(weir_llvm_plugin_from(&d, &p), WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull(strstr(weir_last_error(), "the check callback is missing. Fix:"));
+  ck_assert_ptr_null(p);
+  weir_fact_kind bad_link[3] = {kinds[0], kinds[1], kinds[2]};
+  bad_link[V].link = C;
+  d = probe_decl();
+  d.kinds = bad_link;
+  ck_assert_int_eq(weir_llvm_plugin_from(&d, &p), WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull(strstr(weir_last_error(), "links kind 2, which is not a WEIR_FACT_PER_RETURN kind"));
+  d = probe_decl();
+  d.library_rules = "sink puts argX\n";
+  ck_assert_int_eq(weir_llvm_plugin_from(&d, &p), WEIR_ERR_PARSE);
+  ck_assert_ptr_nonnull(strstr(weir_last_error(), "<library_rules of analysis 'probe'>:1"));
+  d = probe_decl();
+  d.id = "my analysis";
+  ck_assert_int_eq(weir_llvm_plugin_from(&d, &p), WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull(strstr(weir_last_error(), "has character 0x20 at 2"));
+  ck_assert_int_eq(weir_llvm_plugin_from(NULL, &p), WEIR_ERR_INVALID_ARGUMENT);
+}
+END_TEST
+
+int main(void) {
+  Suite *suite = suite_create("analysis_api");
+  TCase *tc = tcase_create("adapter");
+  tcase_add_test(tc, test_every_callback_and_a_finding_through_phi_and_callee);
+  tcase_add_test(tc, test_misuse_fails_the_build_with_a_fix);
+  tcase_add_test(tc, test_declarations_are_checked);
+  suite_add_tcase(suite, tc);
+  return weir_check_run(srunner_create(suite));
+}
