@@ -288,6 +288,7 @@ struct weir_llvm_ctx {
   struct weir_llvm_param_reads *param_reads; /* uninit: reads through parameters per function (analyses/uninit/paramref.c) */
   struct weir_llvm_ranges *ranges; /* uninit: element ranges of array accesses (analyses/uninit/ranges.c) */
   uint8_t *appended;             /* [memory objects] uninit: filled by appends at a count (analyses/uninit/append.c) */
+  struct weir_llvm_tag_table *tags; /* uninit: stores into struct fields, for tagged unions (analyses/uninit/tags.c) */
   weir_llvm_map libcall_index;   /* callee -> index into libcalls */
   weir_llvm_libcall *libcalls;
   size_t libcall_count, libcall_cap;
@@ -367,6 +368,11 @@ int weir_llvm_ranges_partial_store(const weir_llvm_ctx *ctx, LLVMValueRef store)
  * not cover (checked against U, not U_all); appends why to `note`. */
 int weir_llvm_ranges_uncovered_read(const weir_llvm_ctx *ctx, LLVMValueRef load, uint32_t location,
                                     weir_llvm_text *note);
+/* Whether a load through `pointer` (at `inst`) reads the payload of a
+ * tagged union under a test of its tag whose every writer also writes the
+ * payload (analyses/uninit/tags.c): not a use of unset memory. */
+int weir_llvm_tag_guarded_read(weir_llvm_ctx *ctx, LLVMValueRef inst, LLVMValueRef pointer);
+void weir_llvm_tags_free(weir_llvm_ctx *ctx);
 /* Whether a printf-style call (a `format` sink of the table) with a
  * constant format does not read through argument `arg`: no %s takes it
  * (%p, %d, %n ...). 0 when the format cannot be followed (analyses/uninit/format.c). */

@@ -590,6 +590,7 @@ static void check_value(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LL
 static void check_memory(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LLVMValueRef pointer,
                          const char *reader) {
   if (weir_llvm_pts_vague(ctx, pointer)) return;
+  if (!reader && weir_llvm_tag_guarded_read(ctx, inst, pointer)) return;
   const uint32_t *locs = NULL;
   size_t n = weir_llvm_pts(ctx, pointer, &locs);
   for (size_t k = 0; k < n; ++k) {
