@@ -225,6 +225,12 @@ typedef struct weir_ifds_stats {
   uint32_t devices;
   uint64_t exchanged_keys, exchanged_bytes, rounds;
   double seconds_exchange;
+  /* Engine: atomic reservations of room on the device (path-edge log,
+   * incoming and end-summary lists, outboxes), one per reserve however many
+   * entries it takes; divided by path_edges: atomics per path edge. Appends
+   * aggregated per group (a workgroup's batch on cpu, a subgroup on GPUs)
+   * take fewer. Rolled-back iterations count again. */
+  uint64_t reserve_atomics;
 } weir_ifds_stats;
 
 #define WEIR_IFDS_STATS_INIT {.struct_size = sizeof(weir_ifds_stats)}

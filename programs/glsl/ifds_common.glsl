@@ -102,7 +102,7 @@ const uint G_PROCS = 1u, G_CALLS = 2u, G_SEEDS = 5u, G_NODE_REC = 6u, G_SUCC = 7
 // Control words (WEIR_IFDS_C_*), state and overflow bits.
 const uint C_A = 0u, C_B = 1u, C_PLOG = 2u, C_INC = 3u, C_ES = 4u, C_CTAB = 5u, C_STATE = 6u,
            C_OVERFLOW = 7u, C_ITER = 8u, C_INC_MARK = 9u, C_ES_MARK = 10u, C_MARKED = 11u,
-           C_MERGED = 12u, C_OUT = 16u, MAX_DEVICES = 64u, C_OUT_MARK = 80u, CTRL_WORDS = 144u;
+           C_MERGED = 12u, C_RESERVES = 13u, C_OUT = 16u, MAX_DEVICES = 64u, C_OUT_MARK = 80u, CTRL_WORDS = 144u;
 const uint S_CONVERGED = 1u, S_OVERFLOW = 2u;
 const uint O_PLOG = 1u, O_PTAB = 2u, O_CTAB = 4u, O_INC = 8u, O_ES = 16u, O_LOOP = 32u,
            O_OUT = 64u;
@@ -132,6 +132,13 @@ uint64_t ifds_hash(uint64_t k) {
   k *= 0xc4ceb9fe1a85ec53ul;
   k ^= k >> 33;
   return k;
+}
+
+// Reserves n entries of the relation counted in control word `word`
+// (ifds_reserve in ifds_kernels.h: counted in C_RESERVES).
+uint ifds_reserve(uint word, uint n) {
+  atomicAdd(ctrl[C_RESERVES], 1u);
+  return atomicAdd(ctrl[word], n);
 }
 
 void ifds_overflow(uint which) {
@@ -246,7 +253,7 @@ uint ifds_flow_next(inout ifds_flow_iter it) {
 // ---- the sink: one atomic per new edge ------------------------------------------
 
 void ifds_sink_push(uint64_t key) {
-  uint at = atomicAdd(ctrl[C_PLOG], 1u);
+  uint at = ifds_reserve(C_PLOG, 1u);
   if (at < pc.plog_cap) plog_set(at, key);
   else ifds_overflow(O_PLOG);
 }
@@ -263,7 +270,7 @@ void ifds_candidate(uint64_t key) {
 uint ifds_owner(uint node) { return (G(G_OWNER, node >> 2) >> (8u * (node & 3u))) & 0xFFu; }
 bool ifds_foreign(uint node) { return pc.devices > 1u && ifds_owner(node) != pc.device; }
 void ifds_send(uint to, uint64_t key) {
-  uint at = atomicAdd(ctrl[C_OUT + to], 1u);
+  uint at = ifds_reserve(C_OUT + to, 1u);
   if (at < pc.out_cap) outbox[to * pc.out_cap + at] = key;
   else ifds_overflow(O_OUT);
 }
@@ -324,7 +331,7 @@ void ifds_relate_item(uint64_t key) {
         ifds_emit(d3, G(G_CALLEE_REC, 4u * k + 3u), d3);
         uint slot = ifds_context(callee_proc, d3);
         if (slot == EMPTY32) return;
-        uint e = atomicAdd(ctrl[C_INC], 1u);
+        uint e = ifds_reserve(C_INC, 1u);
         if (e >= pc.inc_cap) { ifds_overflow(O_INC); return; }
         inc_set(e, key);
         incm_set(e, 0u, k);
@@ -337,7 +344,7 @@ void ifds_relate_item(uint64_t key) {
   ifds_send_exit(n - calls, n, key);
   uint slot = ifds_context(n - calls, d1);
   if (slot == EMPTY32) return;
-  uint e = atomicAdd(ctrl[C_ES], 1u);
+  uint e = ifds_reserve(C_ES, 1u);
   if (e >= pc.es_cap) { ifds_overflow(O_ES); return; }
   es_set(e, 0u, d2);
   es_set(e, 1u, ifds_prepend(slot, 1u, e));
@@ -436,7 +443,8 @@ void ifds_restore() {
     ctrl[C_INC] = ctrl[C_INC_MARK];
     ctrl[C_ES] = ctrl[C_ES_MARK];
   } else {
-    for (uint i = 0u; i < C_OUT; ++i) ctrl[i] = 0u;
+    for (uint i = 0u; i < C_OUT; ++i)
+      if (i != C_RESERVES) ctrl[i] = 0u;
   }
   ifds_reset_outboxes(true);
   ctrl[C_STATE] = 0u;

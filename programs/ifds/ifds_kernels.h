@@ -165,6 +165,14 @@ IFDS_FN uint64_t ifds_hash(uint64_t k) {
   return k;
 }
 
+/* Reserves n entries of the relation whose count is control word `word`:
+ * returns the first. Counted (C_RESERVES) for the atomics-per-path-edge
+ * figure. */
+IFDS_FN uint32_t ifds_reserve(const ifds_ctx *cx, uint32_t word, uint32_t n) {
+  ifds_add32(&cx->ctrl[WEIR_IFDS_C_RESERVES], 1u);
+  return ifds_add32(&cx->ctrl[word], n);
+}
+
 IFDS_FN void ifds_overflow(const ifds_ctx *cx, uint32_t which) {
   ifds_or32(&cx->ctrl[WEIR_IFDS_C_OVERFLOW], which);
   ifds_or32(&cx->ctrl[WEIR_IFDS_C_STATE], WEIR_IFDS_S_OVERFLOW);
@@ -297,7 +305,7 @@ struct ifds_sink {
 };
 IFDS_FN void ifds_sink_push(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
   (void)s;
-  uint32_t at = ifds_add32(&cx->ctrl[WEIR_IFDS_C_PLOG], 1u);
+  uint32_t at = ifds_reserve(cx, WEIR_IFDS_C_PLOG, 1u);
   if (at < cx->pc.plog_cap) *ifds_at(cx, cx->plog, at) = key;
   else ifds_overflow(cx, WEIR_IFDS_O_PLOG);
 }
@@ -320,7 +328,7 @@ struct ifds_sink {
 };
 IFDS_FN void ifds_sink_flush_log(const ifds_ctx *cx, ifds_sink *s) {
   if (s->n == 0u) return;
-  uint32_t at = ifds_add32(&cx->ctrl[WEIR_IFDS_C_PLOG], s->n);
+  uint32_t at = ifds_reserve(cx, WEIR_IFDS_C_PLOG, s->n);
   if (at <= cx->pc.plog_cap && s->n <= cx->pc.plog_cap - at) {
     /* In runs that stay inside one shard. */
     for (uint32_t done = 0; done < s->n;) {
@@ -371,7 +379,7 @@ IFDS_FN int ifds_foreign(const ifds_ctx *cx, uint32_t node) {
 /* Appends `key` to the outbox for device `to` (moved by the host between
  * iterations; see engine/ifds/engine/multi.c). */
 IFDS_FN void ifds_send(const ifds_ctx *cx, uint32_t to, uint64_t key) {
-  uint32_t at = ifds_add32(&cx->ctrl[WEIR_IFDS_C_OUT + to], 1u);
+  uint32_t at = ifds_reserve(cx, WEIR_IFDS_C_OUT + to, 1u);
   if (at < cx->pc.out_cap) cx->out[(uint64_t)to * cx->pc.out_cap + at] = key;
   else ifds_overflow(cx, WEIR_IFDS_O_OUT);
 }
@@ -457,7 +465,7 @@ IFDS_FN void ifds_relate_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
         ifds_emit(cx, s, d3, callee[3], d3);
         uint32_t slot = ifds_context(cx, callee[0], d3);
         if (slot == WEIR_IFDS_EMPTY32) return;
-        uint32_t e = ifds_add32(&cx->ctrl[WEIR_IFDS_C_INC], 1u);
+        uint32_t e = ifds_reserve(cx, WEIR_IFDS_C_INC, 1u);
         if (e >= cx->pc.inc_cap) {
           ifds_overflow(cx, WEIR_IFDS_O_INC);
           return;
@@ -473,7 +481,7 @@ IFDS_FN void ifds_relate_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
   ifds_send_exit(cx, n - cx->calls, n, key);
   uint32_t slot = ifds_context(cx, n - cx->calls, d1);
   if (slot == WEIR_IFDS_EMPTY32) return;
-  uint32_t e = ifds_add32(&cx->ctrl[WEIR_IFDS_C_ES], 1u);
+  uint32_t e = ifds_reserve(cx, WEIR_IFDS_C_ES, 1u);
   if (e >= cx->pc.es_cap) {
     ifds_overflow(cx, WEIR_IFDS_O_ES);
     return;
@@ -619,7 +627,8 @@ IFDS_FN void ifds_restore(const ifds_ctx *cx) {
     c[WEIR_IFDS_C_INC] = c[WEIR_IFDS_C_INC_MARK];
     c[WEIR_IFDS_C_ES] = c[WEIR_IFDS_C_ES_MARK];
   } else {
-    for (uint32_t i = 0; i < WEIR_IFDS_C_OUT; ++i) c[i] = 0u;
+    for (uint32_t i = 0; i < WEIR_IFDS_C_OUT; ++i)
+      if (i != WEIR_IFDS_C_RESERVES) c[i] = 0u;
   }
   /* What this round sent before the iteration stays; the redo sends again. */
   ifds_reset_outboxes(cx, 1);

@@ -86,6 +86,11 @@ enum {
   WEIR_IFDS_C_ES_MARK,    /* end-summary entries when the current iteration began */
   WEIR_IFDS_C_MARKED,     /* 1: the marks describe the current iteration (rollback by unlink) */
   WEIR_IFDS_C_MERGED,     /* across devices: 1 once this round's inbox joined the delta */
+  /* Atomic reservations of room (log, incoming, end summaries, outboxes):
+   * one per reserve, however many entries it takes, so the host can report
+   * atomics per path edge. Counts up modulo 2^32 and survives every restore
+   * (the host sums the difference after each window). */
+  WEIR_IFDS_C_RESERVES,
   /* Across devices: entries in the outbox for device j at word C_OUT + j
    * (zero when a round begins), and at word C_OUT_MARK + j their number
    * when the current iteration began (a rollback goes back to it). */

@@ -63,6 +63,10 @@ typedef struct ifds_engine {
   const weir_program *prog[IFDS_P_COUNT];
   uint32_t ctrl[WEIR_IFDS_CTRL_READ]; /* the last window's read-back */
   uint64_t growths, windows;
+  /* Atomic reservations on the device (C_RESERVES, a 32-bit count that
+   * wraps): their sum, and the count at the last read-back. */
+  uint64_t reserves;
+  uint32_t reserves_seen;
   int keep_table;   /* rollback keeps the table and the log past B (no rehash) */
   int full_rebuild; /* the next window's prefix: 1 rebuild everything, 0 roll back one iteration */
   uint32_t parts;   /* passes of relate and expand (window.c: split_loops) */
@@ -126,6 +130,10 @@ void weir_ifds_engine_release_derived(ifds_engine *e);
 uint64_t weir_ifds_engine_state_bytes(const ifds_caps *caps);
 weir_status weir_ifds_engine_allocate(ifds_engine *e, uint64_t bytes, const char *what,
                                       weir_buffer *out);
+
+/* After each read-back of the control block: adds the reservations made
+ * since the last one to e->reserves. */
+void weir_ifds_engine_count_reserves(ifds_engine *e);
 
 /* window.c: the window loop. */
 weir_status weir_ifds_engine_run(ifds_engine *e, const weir_ifds_engine_options *options);

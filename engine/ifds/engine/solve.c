@@ -149,6 +149,7 @@ static void fill_stats(const ifds_engine *e, const weir_backend_stats *before,
   s->iterations = e->ctrl[WEIR_IFDS_C_ITER];
   s->windows = e->windows;
   s->growths = e->growths;
+  s->reserve_atomics = e->reserves;
   s->host_syncs = after->host_syncs - before->host_syncs;
   s->bytes_uploaded = after->bytes_uploaded - before->bytes_uploaded;
   s->bytes_downloaded = after->bytes_downloaded - before->bytes_downloaded;
