@@ -1,7 +1,7 @@
 /* Host versions of the IFDS programs: each call runs one workgroup, which
  * walks its share of the items (grid-stride over chunks of the workgroup
  * size) with the shared per-item logic of ifds_kernels.h, and batches its
- * log appends in one sink (one atomic reservation per batch). */
+ * appends in one sink (ifds_sink_host.h: one atomic reservation per batch). */
 #include <string.h>
 
 #include "programs/ifds/ifds_host.h"
@@ -61,7 +61,7 @@ void weir_host_ifds_seed(const weir_host_invocation *inv) {
   ctx_from(inv, &cx);
   if (ifds_stopped(&cx)) return;
   ifds_sink sink;
-  sink.n = sink.candidates = 0;
+  ifds_sink_init(&sink);
   stride s = stride_of(inv);
   for (uint64_t base = s.first; base < cx.seed_count; base += s.step)
     for (uint64_t i = base; i < base + s.size && i < cx.seed_count; ++i)
@@ -131,7 +131,7 @@ static void walk_delta(const weir_host_invocation *inv, item_fn fn, int expand) 
   uint64_t per = (end - begin + inv->grid[0] - 1u) / inv->grid[0];
   uint64_t lo = begin + per * inv->workgroup_id[0], hi = lo + per < end ? lo + per : end;
   ifds_sink sink;
-  sink.n = sink.candidates = 0;
+  ifds_sink_init(&sink);
   for (uint64_t i = lo; i < hi; ++i) {
     prefetch_item(&cx, i, hi, expand);
     fn(&cx, *ifds_at(&cx, cx.plog, (uint32_t)i), &sink);
@@ -149,7 +149,7 @@ void weir_host_ifds_ingest(const weir_host_invocation *inv) {
   ctx_from(inv, &cx);
   if (ifds_stopped(&cx)) return;
   ifds_sink sink;
-  sink.n = sink.candidates = 0;
+  ifds_sink_init(&sink);
   stride s = stride_of(inv);
   for (uint64_t base = s.first; base < cx.pc.in_count; base += s.step)
     for (uint64_t i = base; i < base + s.size && i < cx.pc.in_count; ++i)
