@@ -269,6 +269,12 @@ typedef struct weir_ifds_engine_options {
    * that order, with the phase's name ("upload", "solve", "read-back") and
    * its seconds. May be NULL. */
   void (*phase)(void *user, const char *phase, double seconds);
+  /* Nonzero: run the SPIR-V programs that reserve one atomic per appended
+   * entry even where the device has subgroup ballots (the fallback for
+   * devices without them; tests run both). The host and CUDA programs
+   * aggregate per workgroup / warp always. Setting WEIR_IFDS_PER_ITEM_APPENDS
+   * to anything but 0 in the environment does the same. */
+  int32_t per_item_appends;
 } weir_ifds_engine_options;
 
 #define WEIR_IFDS_ENGINE_OPTIONS_INIT {.struct_size = sizeof(weir_ifds_engine_options)}

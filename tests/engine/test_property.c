@@ -2,7 +2,8 @@
  * by the engine on every available backend, give the reference solver's
  * result byte for byte. Every other problem also starts from tiny
  * capacities and one-iteration windows, so growth, rebuild and window
- * adaptation are exercised across all presets. */
+ * adaptation are exercised across all presets; half of each kind run with
+ * per-item appends (SPIR-V: the programs without subgroup operations). */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,11 +49,16 @@ START_TEST(property_engine_matches_reference) {
       }
       weir_ifds_engine_options tiny = {.struct_size = sizeof(weir_ifds_engine_options), .initial_table_capacity = 8,
                                        .initial_frontier_capacity = 4,
-                                       .initial_window = 1};
+                                       .initial_window = 1,
+                                       .per_item_appends = seed % 4u == 1u};
+      /* Every fourth problem runs the SPIR-V programs with one atomic per
+       * append (the fallback for devices without subgroup ballots). */
+      weir_ifds_engine_options per_item = {.struct_size = sizeof(weir_ifds_engine_options),
+                                           .per_item_appends = 1};
       for (size_t b = 0; b < nb; ++b) {
         char why[512];
         weir_ifds_stats stats = WEIR_IFDS_STATS_INIT;
-        const weir_ifds_engine_options *opt = seed % 2u ? &tiny : NULL;
+        const weir_ifds_engine_options *opt = seed % 2u ? &tiny : seed % 4u ? &per_item : NULL;
         if (!engine_matches_reference(backends[b], problem, opt, &stats, why, sizeof why)) {
           fprintf(stderr, "FAIL on %s%s: %s\n  reproduce: %s > p.ifds && weir solve p.ifds "
                   "--solver engine --backend %s\n", weir_backend_id(backends[b]),

@@ -61,6 +61,7 @@ typedef struct ifds_engine {
   ifds_caps caps;
   uint64_t plog_allocated; /* entries of the log buffer (caps.plog once allocated) */
   const weir_program *prog[IFDS_P_COUNT];
+  int subgroup_appends; /* the _sg programs: appends reserved once per subgroup (solve.c) */
   uint32_t ctrl[WEIR_IFDS_CTRL_READ]; /* the last window's read-back */
   uint64_t growths, windows;
   /* Atomic reservations on the device (C_RESERVES, a 32-bit count that

@@ -1,5 +1,6 @@
 /* weir_ifds_solve_engine: upload once, run windows until the device-side
  * fixed point, read back only the used part of the path-edge log. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,10 +18,33 @@ static const char *const program_names[IFDS_P_COUNT] = {
     "ifds_clear",  "ifds_restore", "ifds_seed",    "ifds_rehash", "ifds_unlink",
     "ifds_relate", "ifds_expand",  "ifds_advance", "ifds_ingest"};
 
-static weir_status find_programs(ifds_engine *e) {
+/* Whether to run the _sg programs, whose SPIR-V reserves appended entries
+ * once per subgroup (programs/ifds/ifds_sink.h): on a Vulkan device with
+ * subgroup ballots in compute shaders, unless per-item appends are asked
+ * for. Host and CUDA code aggregate anyway. */
+static int subgroup_appends(weir_backend *backend, const weir_ifds_engine_options *o) {
+  const char *env = getenv("WEIR_IFDS_PER_ITEM_APPENDS");
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
+  const uint32_t need = WEIR_SUBGROUP_BASIC | WEIR_SUBGROUP_BALLOT;
+  if (weir_backend_format(backend) != WEIR_FORMAT_SPIRV || (o && o->per_item_appends) ||
+      (env && *env && strcmp(env, "0") != 0))
+    return 0;
+  return weir_backend_device_info(backend, &info) == WEIR_OK && (info.subgroup_ops & need) == need;
+}
+
+static int appends(int program) {
+  return program == IFDS_P_SEED || program == IFDS_P_RELATE || program == IFDS_P_EXPAND ||
+         program == IFDS_P_INGEST;
+}
+
+static weir_status find_programs(ifds_engine *e, const weir_ifds_engine_options *options) {
   weir_program_format format = weir_backend_format(e->backend);
+  e->subgroup_appends = subgroup_appends(e->backend, options);
   for (int i = 0; i < IFDS_P_COUNT; ++i) {
-    e->prog[i] = weir_builtin_program(program_names[i]);
+    char name[32];
+    snprintf(name, sizeof name, "%s%s", program_names[i],
+             e->subgroup_appends && appends(i) ? "_sg" : "");
+    e->prog[i] = weir_builtin_program(name);
     if (!e->prog[i] || !weir_program_has_format(e->prog[i], format))
       return weir_fail(WEIR_ERR_UNSUPPORTED,
                        "IFDS engine: backend '%s' runs %s programs, and this build has no %s "
@@ -28,7 +52,7 @@ static weir_status find_programs(ifds_engine *e) {
                        "(glslc for spirv, nvcc for cuda), pick another --backend, or use "
                        "--solver reference.",
                        weir_backend_id(e->backend), weir_program_format_name(format),
-                       weir_program_format_name(format), program_names[i]);
+                       weir_program_format_name(format), name);
   }
   return WEIR_OK;
 }
@@ -164,7 +188,7 @@ weir_status weir_ifds_engine_init(ifds_engine *e, weir_backend *backend,
   e->backend = backend;
   e->problem = problem;
   WEIR_TRY(weir_ifds_engine_key_bits(problem, &e->fact_bits, &e->node_bits));
-  WEIR_TRY(find_programs(e));
+  WEIR_TRY(find_programs(e, options));
   e->grid = e->max_grid = pick_grid(backend);
   weir_ifds_engine_initial_caps(problem, options, &e->caps);
   return WEIR_OK;
