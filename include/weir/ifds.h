@@ -275,6 +275,12 @@ typedef struct weir_ifds_engine_options {
    * aggregate per workgroup / warp always. Setting WEIR_IFDS_PER_ITEM_APPENDS
    * to anything but 0 in the environment does the same. */
   int32_t per_item_appends;
+  /* Nonzero: 64-bit keys in the path-edge log and table even where 32 bits
+   * hold every key (node bits + 2 fact bits <= 32: 4 bytes of log and 5.3 of
+   * table per path edge instead of 8 and 10.7; host and CUDA programs on one
+   * device). WEIR_IFDS_WIDE_KEYS set to anything but 0 does the same; tests
+   * run both. */
+  int32_t wide_keys;
 } weir_ifds_engine_options;
 
 #define WEIR_IFDS_ENGINE_OPTIONS_INIT {.struct_size = sizeof(weir_ifds_engine_options)}

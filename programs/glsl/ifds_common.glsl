@@ -31,7 +31,7 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 
 layout(push_constant) uniform Push {  // weir_ifds_push
   uint fact_bits, node_bits, mode, ptab_size, plog_cap, ctab_size, inc_cap, es_cap;
-  uint begin, end, value, probe_limit, part, parts, shard_shift, pad3;
+  uint begin, end, value, probe_limit, part, parts, shard_shift, key_words;  // key_words: always 2 here
   uint device, devices, out_cap, in_count;  // across devices
 } pc;
 

@@ -85,10 +85,9 @@ void weir_host_ifds_rehash(const weir_host_invocation *inv) {
   for (uint64_t base = cx.pc.begin + s.first; base < cx.pc.end; base += s.step)
     for (uint64_t i = base; i < base + s.size && i < cx.pc.end; ++i) {
       if (i + WEIR_IFDS_PREFETCH < cx.pc.end)
-        __builtin_prefetch(ifds_at(
-            &cx, cx.ptab,
-            ifds_slot(*ifds_at(&cx, cx.plog, (uint32_t)(i + WEIR_IFDS_PREFETCH)), cx.pc.ptab_size)));
-      ifds_rehash_item(&cx, *ifds_at(&cx, cx.plog, (uint32_t)i));
+        __builtin_prefetch(ifds_path_slot(
+            &cx, ifds_slot(ifds_log_get(&cx, (uint32_t)(i + WEIR_IFDS_PREFETCH)), cx.pc.ptab_size)));
+      ifds_rehash_item(&cx, ifds_log_get(&cx, (uint32_t)i));
     }
 }
 
@@ -103,11 +102,11 @@ static inline const uint32_t *item_rec(const ifds_ctx *cx, uint64_t key) {
 
 static inline void prefetch_item(const ifds_ctx *cx, uint64_t i, uint64_t stop, int succ) {
   if (i + 2u * WEIR_IFDS_PREFETCH < stop) {
-    const uint32_t *rec = item_rec(cx, *ifds_at(cx, cx->plog, (uint32_t)(i + 2u * WEIR_IFDS_PREFETCH)));
+    const uint32_t *rec = item_rec(cx, ifds_log_get(cx, (uint32_t)(i + 2u * WEIR_IFDS_PREFETCH)));
     if (rec) __builtin_prefetch(rec);
   }
   if (succ && i + WEIR_IFDS_PREFETCH < stop) {
-    uint64_t key = *ifds_at(cx, cx->plog, (uint32_t)(i + WEIR_IFDS_PREFETCH));
+    uint64_t key = ifds_log_get(cx, (uint32_t)(i + WEIR_IFDS_PREFETCH));
     const uint32_t *rec = item_rec(cx, key);
     if (rec && ifds_key_node(cx, key) >= cx->calls) __builtin_prefetch(cx->succ + 2u * rec[0]);
   }
@@ -134,7 +133,7 @@ static void walk_delta(const weir_host_invocation *inv, item_fn fn, int expand) 
   ifds_sink_init(&sink);
   for (uint64_t i = lo; i < hi; ++i) {
     prefetch_item(&cx, i, hi, expand);
-    fn(&cx, *ifds_at(&cx, cx.plog, (uint32_t)i), &sink);
+    fn(&cx, ifds_log_get(&cx, (uint32_t)i), &sink);
     if ((i & 63u) == 0u && ifds_stopped(&cx)) break;
   }
   ifds_sink_flush(&cx, &sink);

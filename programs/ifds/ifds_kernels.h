@@ -19,6 +19,9 @@ IFDS_FN uint64_t ifds_cas64(uint64_t *p, uint64_t expected, uint64_t desired) {
   return atomicCAS((unsigned long long *)p, (unsigned long long)expected,
                    (unsigned long long)desired);
 }
+IFDS_FN uint32_t ifds_cas32(uint32_t *p, uint32_t expected, uint32_t desired) {
+  return atomicCAS((unsigned *)p, expected, desired);
+}
 IFDS_FN uint64_t ifds_load64(const uint64_t *p) { return *(const volatile uint64_t *)p; }
 IFDS_FN uint32_t ifds_load32(const uint32_t *p) { return *(const volatile uint32_t *)p; }
 IFDS_FN uint32_t ifds_add32(uint32_t *p, uint32_t v) { return atomicAdd((unsigned *)p, v); }
@@ -34,6 +37,11 @@ IFDS_FN uint64_t ifds_cas64(uint64_t *p, uint64_t expected, uint64_t desired) {
   atomic_compare_exchange_strong_explicit((_Atomic uint64_t *)p, &expected, desired,
                                           IFDS_RELAXED, IFDS_RELAXED);
   return expected; /* the old value, as atomicCAS returns it */
+}
+IFDS_FN uint32_t ifds_cas32(uint32_t *p, uint32_t expected, uint32_t desired) {
+  atomic_compare_exchange_strong_explicit((_Atomic uint32_t *)p, &expected, desired,
+                                          IFDS_RELAXED, IFDS_RELAXED);
+  return expected;
 }
 IFDS_FN uint64_t ifds_load64(const uint64_t *p) {
   return atomic_load_explicit((_Atomic uint64_t *)(uintptr_t)p, IFDS_RELAXED);
@@ -234,6 +242,59 @@ IFDS_FN uint32_t ifds_set_find(const ifds_ctx *cx, uint64_t *const *table, uint3
   return WEIR_IFDS_EMPTY32;
 }
 
+/* ---- the path-edge log and table: 32- or 64-bit keys ---------------------- */
+
+/* Keys are built and taken apart as 64-bit values everywhere; only the log
+ * and the table store them in 32 bits when pc.key_words is 1 (the host
+ * picks that when node bits + 2 fact bits fit: engine/ifds/engine/graph.c).
+ * The width is uniform over a dispatch, so the branch costs no divergence. */
+IFDS_FN int ifds_narrow(const ifds_ctx *cx) { return cx->pc.key_words == 1u; }
+IFDS_FN uint32_t *ifds_at32(const ifds_ctx *cx, uint64_t *const *shards, uint32_t i) {
+  return (uint32_t *)shards[(uint64_t)i >> cx->pc.shard_shift] + (i & cx->mask);
+}
+IFDS_FN uint64_t ifds_log_get(const ifds_ctx *cx, uint32_t i) {
+  return ifds_narrow(cx) ? *ifds_at32(cx, cx->plog, i) : *ifds_at(cx, cx->plog, i);
+}
+IFDS_FN void ifds_log_set(const ifds_ctx *cx, uint32_t i, uint64_t key) {
+  if (ifds_narrow(cx)) *ifds_at32(cx, cx->plog, i) = (uint32_t)key;
+  else *ifds_at(cx, cx->plog, i) = key;
+}
+/* Where the table slot lives (for prefetching). */
+IFDS_FN const void *ifds_path_slot(const ifds_ctx *cx, uint32_t slot) {
+  if (ifds_narrow(cx)) return ifds_at32(cx, cx->ptab, slot);
+  return ifds_at(cx, cx->ptab, slot);
+}
+
+/* ifds_set_insert for 32-bit keys (all ones = empty, never a key: graph.c). */
+IFDS_FN int ifds_set_insert32(const ifds_ctx *cx, uint64_t *const *table, uint32_t size,
+                              uint32_t key, uint32_t *slot_out) {
+  uint32_t slot = ifds_slot(key, size), limit = cx->pc.probe_limit;
+  uint32_t shift = cx->pc.shard_shift, mask = cx->mask;
+  uint32_t *first = (uint32_t *)table[0];
+  for (uint32_t probe = 0; probe <= limit && probe < size; ++probe) {
+    uint32_t *at = shift >= 32u ? first + slot : (uint32_t *)table[slot >> shift] + (slot & mask);
+    uint32_t seen = ifds_load32(at);
+    if (seen == WEIR_IFDS_EMPTY32) {
+      seen = ifds_cas32(at, WEIR_IFDS_EMPTY32, key);
+      if (seen == WEIR_IFDS_EMPTY32) {
+        *slot_out = slot;
+        return 1;
+      }
+    }
+    if (seen == key) {
+      *slot_out = slot;
+      return 0;
+    }
+    slot = slot + 1u == size ? 0u : slot + 1u;
+  }
+  return -1;
+}
+/* A path edge into the table: 1 new, 0 present, -1 overflow. */
+IFDS_FN int ifds_path_insert(const ifds_ctx *cx, uint64_t key, uint32_t *slot) {
+  if (ifds_narrow(cx)) return ifds_set_insert32(cx, cx->ptab, cx->pc.ptab_size, (uint32_t)key, slot);
+  return ifds_set_insert(cx, cx->ptab, cx->pc.ptab_size, key, slot);
+}
+
 /* ---- flow functions ------------------------------------------------------ */
 
 /* Iterates f(d) without duplicates: the implied 0 -> 0, the identity (unless
@@ -359,7 +420,7 @@ IFDS_FN void ifds_seed_item(const ifds_ctx *cx, uint32_t i, ifds_sink *s) {
 /* Rebuild: put a logged path edge back into a fresh table. */
 IFDS_FN void ifds_rehash_item(const ifds_ctx *cx, uint64_t key) {
   uint32_t slot;
-  if (ifds_set_insert(cx, cx->ptab, cx->pc.ptab_size, key, &slot) < 0)
+  if (ifds_path_insert(cx, key, &slot) < 0)
     ifds_overflow(cx, WEIR_IFDS_O_PTAB);
 }
 

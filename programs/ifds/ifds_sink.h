@@ -53,7 +53,7 @@ typedef struct ifds_sink ifds_sink;
 IFDS_FN void ifds_sink_push(const ifds_ctx *cx, ifds_sink *s, uint64_t key);
 IFDS_FN void ifds_insert_new(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
   uint32_t slot;
-  int r = ifds_set_insert(cx, cx->ptab, cx->pc.ptab_size, key, &slot);
+  int r = ifds_path_insert(cx, key, &slot);
   if (r > 0) ifds_sink_push(cx, s, key);
   else if (r < 0) ifds_overflow(cx, WEIR_IFDS_O_PTAB);
 }

@@ -25,7 +25,7 @@ IFDS_FN uint32_t ifds_reserve_one(const ifds_ctx *cx, uint32_t word) {
 IFDS_FN void ifds_sink_push(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
   (void)s;
   uint32_t at = ifds_reserve_one(cx, WEIR_IFDS_C_PLOG);
-  if (at < cx->pc.plog_cap) *ifds_at(cx, cx->plog, at) = key;
+  if (at < cx->pc.plog_cap) ifds_log_set(cx, at, key);
   else ifds_overflow(cx, WEIR_IFDS_O_PLOG);
 }
 IFDS_FN void ifds_candidate(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {

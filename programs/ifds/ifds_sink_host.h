@@ -32,7 +32,11 @@ IFDS_FN void ifds_sink_flush_log(const ifds_ctx *cx, ifds_sink *s) {
     for (uint32_t done = 0; done < s->n;) {
       uint32_t i = at + done, room = cx->mask - (i & cx->mask) + 1u;
       uint32_t n = s->n - done < room || room == 0u ? s->n - done : room;
-      memcpy(ifds_at(cx, cx->plog, i), s->keys + done, (size_t)n * sizeof s->keys[0]);
+      if (ifds_narrow(cx)) {
+        uint32_t *to = ifds_at32(cx, cx->plog, i);
+        for (uint32_t j = 0; j < n; ++j) to[j] = (uint32_t)s->keys[done + j];
+      } else
+        memcpy(ifds_at(cx, cx->plog, i), s->keys + done, (size_t)n * sizeof s->keys[0]);
       done += n;
     }
   } else
@@ -49,7 +53,7 @@ IFDS_FN void ifds_sink_drain(const ifds_ctx *cx, ifds_sink *s) {
   for (uint32_t j = 0; j < n; ++j) {
     if (j + WEIR_IFDS_PREFETCH < n)
       __builtin_prefetch(
-          ifds_at(cx, cx->ptab, ifds_slot(s->candidate[j + WEIR_IFDS_PREFETCH], cx->pc.ptab_size)));
+          ifds_path_slot(cx, ifds_slot(s->candidate[j + WEIR_IFDS_PREFETCH], cx->pc.ptab_size)));
     ifds_insert_new(cx, s, s->candidate[j]);
   }
 }
