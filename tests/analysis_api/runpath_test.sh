@@ -7,6 +7,7 @@ set -eu
 readelf=$1
 shift
 for bin in "$@"; do
+  "$readelf" -d "$bin" > /dev/null || { echo "runpath_test: FAIL: readelf cannot read $bin" >&2; exit 1; }
   path=$("$readelf" -d "$bin" | sed -n 's/.*(\(RUNPATH\|RPATH\)).*\[\(.*\)\]$/\2/p')
   case ":$path:" in
     *::*) if [ -n "$path" ]; then echo "runpath_test: FAIL: $bin has an empty entry in '$path'" >&2; exit 1; fi ;;
