@@ -70,6 +70,19 @@ run_rc "$weir" analyze --analysis "plugin:$template" "$work/token.bc" --config "
 test $rc = 3 || fail "--config source with --fail-on-findings exited $rc, expected 3"
 grep -q "source: 'read_token'" "$work/token.out" || fail "the configured source is not named: $(cat "$work/token.out")"
 
+# ---- SARIF is UTF-8 whatever the input: a source file named in Latin-1 -------
+mkdir -p "$work/latin1"
+printf '#include <stdlib.h>\nint main(void) { char *p = malloc(4); free(p); return p[0]; }\n' \
+  > "$work/latin1/caf$(printf '\351').c"
+(cd "$work/latin1" && "$clang" -g -O0 -w -emit-llvm -c caf*.c -o latin1.bc)
+"$weir" analyze uaf "$work/latin1/latin1.bc" --sarif "$work/latin1.sarif" --quiet > /dev/null \
+  || fail "uaf on a Latin-1 file name exited $?"
+"$python" - "$work/latin1.sarif" <<'PY' || fail "the SARIF of a Latin-1 file name is not UTF-8 JSON"
+import json, sys
+text = open(sys.argv[1], "rb").read().decode("utf-8")  # strict: raises on any invalid byte
+assert "caf\ufffd.c" in json.loads(text)["runs"][0]["results"][0]["message"]["text"]
+PY
+
 # ---- refusals ------------------------------------------------------------------
 expect_refusal abi "analysis ABI version 999, this weir-analyze has" \
   "$weir" analyze --analysis "plugin:$bad_abi" "$work/basic.bc"

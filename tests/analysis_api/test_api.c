@@ -4,6 +4,7 @@
  * a finding through a phi, a callee and its return; the declaration checks;
  * misuse (a bad rule, a finding outside check) fails the build with a Fix. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,8 +107,9 @@ static weir_analysis probe_decl(void) {
   return d;
 }
 
-/* Builds the IR with `decl`, solves it, returns the findings' rules "a,b". */
-static weir_status run(const weir_analysis *decl, char *rules_out, size_t size) {
+/* Builds the IR with `decl`, solves it, returns the findings' rules "a,b"
+ * and, when `sarif` is not NULL, writes their SARIF there. */
+static weir_status run_sarif(const weir_analysis *decl, char *rules_out, size_t size, FILE *sarif) {
   weir_llvm_plugin *plugin = NULL;
   weir_status s = weir_llvm_plugin_from(decl, &plugin);
   if (s != WEIR_OK) return s;
@@ -125,12 +127,63 @@ static weir_status run(const weir_analysis *decl, char *rules_out, size_t size) 
   for (size_t k = 0; k < findings.count; ++k)
     snprintf(rules_out + strlen(rules_out), size - strlen(rules_out), "%s%s", k ? "," : "", findings.items[k].rule);
   ck_assert_str_eq(weir_llvm_problem_analysis(lp), "probe");
+  if (sarif) ck_assert_int_eq(weir_llvm_write_sarif_stream(lp, &findings, sarif), WEIR_OK);
   weir_llvm_findings_free(&findings);
   weir_ifds_result_free(&result);
   weir_ifds_problem_free(p);
   weir_llvm_problem_free(lp);
   return WEIR_OK;
 }
+
+static weir_status run(const weir_analysis *decl, char *rules_out, size_t size) {
+  return run_sarif(decl, rules_out, size, NULL);
+}
+
+/* The SARIF of a run of `decl`, NUL-terminated (the caller frees it). */
+static char *sarif_of(const weir_analysis *decl) {
+  char *text = NULL, found[256];
+  size_t length = 0;
+  FILE *out = open_memstream(&text, &length);
+  ck_assert_ptr_nonnull(out);
+  ck_assert_msg(run_sarif(decl, found, sizeof found, out) == WEIR_OK, "%s", weir_last_error());
+  fclose(out);
+  return text;
+}
+
+/* Whether `s` is well-formed UTF-8 (RFC 3629), checked independently of the
+ * writer: by the code point ranges of each lead byte. */
+static int valid_utf8(const unsigned char *s) {
+  while (*s) {
+    unsigned char c = *s;
+    size_t n = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 9;
+    if (n == 9) return 0;
+    unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80, hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+    for (size_t k = 1; k <= n; ++k, lo = 0x80, hi = 0xbf)
+      if (s[k] < lo || s[k] > hi) return 0;
+    s += n + 1;
+  }
+  return 1;
+}
+
+static void check_bad_utf8(weir_analysis_ctx *cx, const weir_ir_value *inst) {
+  weir_ir_kind kind = weir_ir_kind_of(cx, inst);
+  if (kind == WEIR_IR_CALL && callee_is(cx, inst, "source")) weir_analysis_source(cx, inst, "src\xe9");
+  if (kind == WEIR_IR_CALL && callee_is(cx, inst, "sink")) {
+    weir_fact f = weir_analysis_value_fact(cx, V, weir_ir_call_arg(cx, inst, 0));
+    if (f) weir_analysis_report(cx, inst, 0, &f, 1, "bad \xff\xfe, cut \xe2\x82, overlong \xc0\xaf, ok \xc3\xa9");
+  }
+}
+
+START_TEST(test_sarif_is_utf8_whatever_the_plugin_writes) {
+  weir_analysis d = probe_decl();
+  d.check = check_bad_utf8;
+  char *sarif = sarif_of(&d);
+  ck_assert_msg(valid_utf8((const unsigned char *)sarif), "the SARIF is not UTF-8");
+  ck_assert_ptr_nonnull(strstr(sarif, "bad \\ufffd\\ufffd, cut \\ufffd\\ufffd, overlong \\ufffd\\ufffd, ok \xc3\xa9"));
+  ck_assert_ptr_nonnull(strstr(sarif, "src\\ufffd"));
+  free(sarif);
+}
+END_TEST
 
 START_TEST(test_every_callback_and_a_finding_through_phi_and_callee) {
   weir_analysis d = probe_decl();
@@ -195,6 +248,7 @@ int main(void) {
   tcase_add_test(tc, test_every_callback_and_a_finding_through_phi_and_callee);
   tcase_add_test(tc, test_misuse_fails_the_build_with_a_fix);
   tcase_add_test(tc, test_declarations_are_checked);
+  tcase_add_test(tc, test_sarif_is_utf8_whatever_the_plugin_writes);
   suite_add_tcase(suite, tc);
   return weir_check_run(srunner_create(suite));
 }

@@ -11,14 +11,37 @@
 
 #include "frontends/llvm/report/report.h"
 
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF), or 0 when it is not one. */
+static size_t utf8_length(const unsigned char *p) {
+  unsigned char c = p[0];
+  size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+  if (n < 2) return n;
+  for (size_t k = 1; k < n; ++k)
+    if ((p[k] & 0xc0) != 0x80) return 0; /* also stops at the terminating NUL */
+  unsigned cp = c & (0x7fu >> n);
+  for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (p[k] & 0x3fu);
+  static const unsigned least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return n;
+}
+
+/* A JSON string. SARIF is UTF-8 JSON, but what goes in is not always UTF-8:
+ * a plugin's message, a source file named in Latin-1 (a debug-info path):
+ * each byte that does not start a well-formed sequence becomes U+FFFD, so
+ * that every reader can parse the file. */
 static void json_string(FILE *out, const char *s) {
   fputc('"', out);
-  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; ++p) {
-    if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+    size_t n = utf8_length(p);
+    if (n == 0) fputs("\\ufffd", out), n = 1;
+    else if (n > 1) fwrite(p, 1, n, out);
+    else if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
     else if (*p == '\n') fputs("\\n", out);
     else if (*p == '\t') fputs("\\t", out);
     else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
     else fputc(*p, out);
+    p += n;
   }
   fputc('"', out);
 }
