@@ -23,7 +23,7 @@ enum { EXIT_OK = 0, EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2, EXIT_FINDINGS = 3 };
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: weir analyze [ANALYSIS] FILE.ll|.bc [FILE...] [options]\n\n"
+          "usage: weir analyze [ANALYSIS] FILE.ll|.bc [FILE...] [options] [-- FILE...]\n\n"
           "ANALYSIS is one of\n"
           "  taint   untrusted data reaching commands, format strings and configured sinks\n"
           "  uninit  memory read before it is initialized\n"
@@ -56,7 +56,9 @@ static void usage(FILE *out) {
           "  --all-facts          keep the facts that lead to no check (pruned by default): the\n"
           "                       same findings from a larger problem, for --emit-ifds and solver\n"
           "                       benchmarks\n"
-          "  --quiet              no summaries on stderr\n\n"
+          "  --quiet              no summaries on stderr\n"
+          "  --                   the end of the options: what follows is the analysis (when not\n"
+          "                       given yet) and modules, even a name that starts with '-'\n\n"
           "Findings go to stdout as `file:line:col: warning: ... [weir-taint-command-injection]`,\n"
           "one per rule and place, its other sources counted (\"and 2 more sources\"); then a\n"
           "summary by rule and by file on stderr. A comment `// weir: ignore` or\n"
@@ -169,6 +171,17 @@ static const char **value_slot(analyze_args *a, size_t k) {
   return slots[k];
 }
 
+/* --help or -h as an option: not the value of another option (--backend
+ * --help is a bad backend) and not after "--" (a file named -h). */
+static int wants_help(int argc, char **argv) {
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; ++i) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
+    for (size_t k = 0; k < VALUE_OPTIONS; ++k)
+      if (strcmp(argv[i], value_options[k]) == 0) ++i; /* its value */
+  }
+  return 0;
+}
+
 static int usage_error(const char *what, const char *arg, const char *fix) {
   fprintf(stderr, "weir analyze: %s '%s'. Fix: %s\n", what, arg, fix);
   return EXIT_USAGE;
@@ -224,8 +237,11 @@ static int first_argument(analyze_args *a) {
 
 static int parse_args(int argc, char **argv, analyze_args *a) {
   memset(a, 0, sizeof *a);
+  int options = 1; /* until "--": after it every argument is the analysis or a module, even "-x.bc" */
   for (int i = 1; i < argc; ++i) {
-    if (argv[i][0] == '-' && argv[i][1]) {
+    if (options && strcmp(argv[i], "--") == 0) {
+      options = 0;
+    } else if (options && argv[i][0] == '-' && argv[i][1]) {
       int rc = parse_option(argc, argv, &i, a);
       if (rc) return rc;
     } else if (!a->analysis && !a->analysis_option) {
@@ -580,11 +596,10 @@ static int run_default_set(const analyze_args *a) {
 }
 
 int weir_cmd_analyze(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      usage(stdout);
-      return EXIT_OK;
-    }
+  if (wants_help(argc, argv)) {
+    usage(stdout);
+    return EXIT_OK;
+  }
   analyze_args a;
   int rc = parse_args(argc, argv, &a);
   if (rc) return rc;
