@@ -141,16 +141,6 @@ static int is_builtin(const char *name) {
   return 0;
 }
 
-/* A plugin's id in the comma-separated list of weir_llvm_plugin_path_ids. */
-static int listed(const char *ids, const char *name) {
-  size_t n = strlen(name);
-  for (const char *p = ids; (p = strstr(p, name)) != NULL; p += n)
-    if ((p == ids || p[-1] == ' ') && (p[n] == ',' || p[n] == 0)) return 1;
-  return 0;
-}
-
-
-
 /* A module's name as the user would write one: an existing path, or a name
  * ending in .ll or .bc (a missing module is then reported as such). */
 static int looks_like_module(const char *arg) {
@@ -211,13 +201,20 @@ static int parse_option(int argc, char **argv, int *i, analyze_args *a) {
 }
 
 /* The first argument is the analysis, unless it is a module: then every
- * argument is a module and the default set runs. */
+ * argument is a module and the default set runs. A plugin id is looked up
+ * exactly as --analysis ID does, with its errors; only a name nothing
+ * provides gets the message that also says it is no file. */
 static int first_argument(analyze_args *a) {
   if (!a->analysis || is_builtin(a->analysis) || strncmp(a->analysis, "plugin:", 7) == 0) return 0;
   if (!looks_like_module(a->analysis)) {
-    char ids[512] = ""; /* loads the libraries on WEIR_ANALYSIS_PATH: only for a name that is no file */
+    weir_llvm_plugin *plugin = NULL;
+    int unknown = 0;
+    weir_status s = weir_llvm_plugin_lookup(a->analysis, &plugin, &unknown);
+    weir_llvm_plugin_close(plugin); /* run() opens it again, as for --analysis */
+    if (s == WEIR_OK) return 0;
+    if (!unknown) return report_error(s);
+    char ids[512] = ""; /* loads the libraries on WEIR_ANALYSIS_PATH: only for a name nothing provides */
     weir_llvm_plugin_path_ids(ids, sizeof ids);
-    if (listed(ids, a->analysis)) return 0;
     fprintf(stderr, "weir analyze: '%s' is neither an analysis (taint, uninit, uaf%s%s) nor an existing "
                     "file. Fix: name one of taint, uninit, uaf (weir analyze taint prog.bc), a plugin "
                     "(--analysis plugin:/path/libmine.so), or give only modules to run all three (weir "

@@ -5,12 +5,12 @@
 # WEIR_ANALYSIS_PATH, --config sources, --fail-on-findings, and the refusals
 # (another ABI, no entry symbol, an id mismatch, a built-in's id, a misused
 # fact, a typo), each exit 2 with a Fix.
-# usage: plugin_test.sh WEIR CLANG14 PYTHON3 HERE WORK TEMPLATE BAD_ABI NO_ENTRY OTHER_ID BUILTIN_ID MISUSE
+# usage: plugin_test.sh WEIR CLANG14 PYTHON3 HERE WORK TEMPLATE BAD_ABI NO_ENTRY OTHER_ID BUILTIN_ID MISUSE CTOR
 set -eu
 weir=$1 clang=$2 python=$3 here=$4 work=$5 template=$6
 bad_abi=$7 no_entry=$8 other_id=$9
 shift 9
-builtin_id=$1 misuse=$2
+builtin_id=$1 misuse=$2 ctor=$3
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "plugin_test: FAIL: $*" >&2; exit 1; }
 run_rc() { set +e; "$@"; rc=$?; set -e; }
@@ -102,6 +102,31 @@ expect_refusal typo-first "'secret-lgo' is neither an analysis (taint, uninit, u
   env WEIR_ANALYSIS_PATH="$dir" "$weir" analyze secret-lgo "$work/basic.bc"
 expect_refusal twice "two analyses: --analysis and the first argument 'taint'" \
   "$weir" analyze taint --analysis "plugin:$template" "$work/basic.bc"
+# The positional id is looked up as --analysis ID, with the same refusals.
+expect_refusal mismatch-first "is named for 'wanted' but declares the id 'other-id'" \
+  env WEIR_ANALYSIS_PATH="$work/path" "$weir" analyze wanted "$work/basic.bc"
+expect_refusal unnamed "analysis 'other-id' is declared by '$work/path/libwanted.so', which is not named for it" \
+  env WEIR_ANALYSIS_PATH="$work/path" "$weir" analyze --analysis other-id "$work/basic.bc"
+# Lookup by id opens only the library named for it: no other's constructor runs.
+mkdir -p "$work/path2" "$work/path3"
+cp "$ctor" "$work/path2/libaaa.so" && cp "$template" "$work/path2/libsecret-log.so"
+WEIR_ANALYSIS_PATH="$work/path2" "$weir" analyze --analysis secret-log "$work/basic.bc" --quiet \
+  > "$work/ctor.out" 2> "$work/ctor.err" || fail "secret-log next to another library exited $?"
+cmp -s "$work/byid.out" "$work/ctor.out" || fail "secret-log next to another library: other findings"
+! grep -q "constructor ran" "$work/ctor.err" || fail "looking up secret-log ran another library's constructor"
+WEIR_ANALYSIS_PATH="$work/path2" "$weir" analyze secret-log "$work/basic.bc" --quiet > "$work/ctor.out" \
+  2> "$work/ctor.err" || fail "secret-log (first argument) next to another library exited $?"
+! grep -q "constructor ran" "$work/ctor.err" || fail "the first argument ran another library's constructor"
+# Two libraries named for one id: neither is picked silently.
+cp "$template" "$work/path3/libweir_secret-log.so"
+expect_refusal duplicate "2 libraries on WEIR_ANALYSIS_PATH are named for it, '$work/path2/libsecret-log.so' and '$work/path3/libweir_secret-log.so'" \
+  env WEIR_ANALYSIS_PATH="$work/path2:$work/path3" "$weir" analyze --analysis secret-log "$work/basic.bc"
+# plugin:NAME without a '/' is the file in the current directory, not one on
+# the library path of the same name.
+mkdir -p "$work/cwd" && cp "$template" "$work/cwd/libm.so.6"
+(cd "$work/cwd" && "$weir" analyze --analysis plugin:libm.so.6 "$work/basic.bc" --quiet > "$work/cwd.out") \
+  || fail "plugin:libm.so.6 in the current directory exited $?"
+cmp -s "$work/byid.out" "$work/cwd.out" || fail "plugin:libm.so.6: other findings than secret-log's"
 # A module before --analysis is a module.
 "$weir" analyze "$work/basic.bc" --analysis "plugin:$template" --quiet > "$work/order.out" \
   || fail "a module before --analysis exited $?"
