@@ -230,6 +230,7 @@ typedef struct weir_llvm_findings {
   size_t count;
   weir_llvm_finding *items; /* strings point into the weir_llvm_problem */
   char *source_root;        /* absolute; NULL: the current directory (weir_llvm_findings_set_root) */
+  const char *analysis;     /* the problem's analysis ("uaf", a plugin's id): `weir: ignore[ANALYSIS]` */
   size_t below_confidence;  /* dropped by weir_llvm_findings_min_confidence */
   size_t baseline_count;    /* fingerprints the baseline held (weir_llvm_findings_baseline) */
   size_t baseline_absent;   /* of those, how many no finding has any more (fixed) */

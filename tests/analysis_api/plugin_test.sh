@@ -70,6 +70,23 @@ run_rc "$weir" analyze --analysis "plugin:$template" "$work/token.bc" --config "
 test $rc = 3 || fail "--config source with --fail-on-findings exited $rc, expected 3"
 grep -q "source: 'read_token'" "$work/token.out" || fail "the configured source is not named: $(cat "$work/token.out")"
 
+# ---- `weir: ignore[ID]` names a plugin's analysis as ignore[uninit] does ----
+cat > "$work/ignore.c" <<'C'
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+  char *p = getpass("pw: ");
+  puts(p); /* weir: ignore[secret-log] */
+  (void)0;
+  puts(p); /* weir: ignore[uninit] */
+  return 0;
+}
+C
+"$clang" -g -O0 -w -emit-llvm -c "$work/ignore.c" -o "$work/ignore.bc"
+"$weir" analyze --analysis "plugin:$template" "$work/ignore.bc" --quiet > "$work/ignore.out"
+test "$(grep -c 'secret-to-output' "$work/ignore.out")" = 1 && grep -q 'ignore.c:7:' "$work/ignore.out" \
+  || fail "ignore[secret-log] does not suppress the plugin's finding at line 5: $(cat "$work/ignore.out")"
+
 # ---- SARIF is UTF-8 whatever the input: a source file named in Latin-1 -------
 mkdir -p "$work/latin1"
 printf '#include <stdlib.h>\nint main(void) { char *p = malloc(4); free(p); return p[0]; }\n' \
