@@ -45,6 +45,10 @@ import json, sys
 run = json.load(open(sys.argv[1]))["runs"][0]
 rules = run["tool"]["driver"]["rules"]
 assert [r["id"] for r in rules] == ["secret-to-output"], rules
+assert "helpUri" not in rules[0], rules[0]  # weir's documentation has no page for a plugin's rule
+[ext] = run["tool"]["extensions"]
+assert (ext["name"], ext["version"]) == ("secret-log", "1.0"), ext
+assert "getpass" in ext["shortDescription"]["text"], ext
 assert "external/cwe/cwe-532" in rules[0]["properties"]["tags"], rules[0]
 assert run["taxonomies"][0]["taxa"][0]["id"] == "532", run["taxonomies"]
 results = run["results"]

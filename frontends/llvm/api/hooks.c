@@ -174,6 +174,12 @@ weir_status weir_llvm_api_begin(weir_llvm_ctx *ctx, const weir_llvm_plugin *plug
   ctx->names = plugin->table;
   weir_llvm_problem *out = ctx->out;
   snprintf(out->plugin_id, sizeof out->plugin_id, "%s", cx->decl->id);
+  /* Bounded reads: a plugin's strings are not trusted to end. */
+  const char *version = cx->decl->version ? cx->decl->version : "";
+  const char *description = cx->decl->description ? cx->decl->description : "";
+  snprintf(out->plugin_version, sizeof out->plugin_version, "%.*s", (int)strnlen(version, 63), version);
+  snprintf(out->plugin_description, sizeof out->plugin_description, "%.*s", (int)strnlen(description, 255),
+           description);
   snprintf(out->source_label, sizeof out->source_label, "%s", cx->decl->source_label ? cx->decl->source_label : "from");
   WEIR_TRY(weir_llvm_api_copy_rules(out, cx->decl));
   if (!cx->decl->init) return WEIR_OK;

@@ -126,13 +126,16 @@ static size_t taxon_index(const rule_ref *rules, size_t k) {
   return index;
 }
 
-static void write_rule(FILE *out, const rule_ref *rules, size_t k) {
+/* `help_uri`: weir's documentation has a section for the built-ins' rules
+ * only; a plugin's rules have no page there (the API has no URI of its own
+ * for them), so they get none. */
+static void write_rule(FILE *out, const rule_ref *rules, size_t k, int help_uri) {
   const weir_llvm_rule_info *r = rules[k];
   fputs("\n        {\"id\": ", out);
   json_string(out, r->id);
   fputs(", \"name\": ", out);
   json_string(out, r->name);
-  fprintf(out, ", \"helpUri\": \"%s#%s\"", WEIR_SARIF_INFORMATION_URI, r->id);
+  if (help_uri) fprintf(out, ", \"helpUri\": \"%s#%s\"", WEIR_SARIF_INFORMATION_URI, r->id);
   fputs(", \"shortDescription\": {\"text\": ", out);
   json_string(out, r->short_description);
   fputs("}, \"fullDescription\": {\"text\": ", out);
@@ -155,6 +158,23 @@ static void write_rule(FILE *out, const rule_ref *rules, size_t k) {
   fprintf(out, "], \"precision\": \"medium\", \"problem.severity\": \"%s\", \"security-severity\": \"%s\"}}",
           strcmp(r->level, "error") == 0 ? "error" : strcmp(r->level, "note") == 0 ? "recommendation" : "warning",
           r->security_severity);
+}
+
+/* tool.extensions: the plugin that made the findings (SARIF 3.19.3: a
+ * component that extends the driver), by its id and its own version. */
+static void write_extension(FILE *out, const weir_llvm_problem *problem) {
+  fputs(",\n      \"extensions\": [{\"name\": ", out);
+  json_string(out, problem->plugin_id);
+  if (problem->plugin_version[0]) {
+    fputs(", \"version\": ", out);
+    json_string(out, problem->plugin_version);
+  }
+  if (problem->plugin_description[0]) {
+    fputs(", \"shortDescription\": {\"text\": ", out);
+    json_string(out, problem->plugin_description);
+    fputc('}', out);
+  }
+  fputs(", \"properties\": {\"weir/kind\": \"analysis plugin\"}}]", out);
 }
 
 /* run.taxonomies: the CWE entries the rules relate to (each once). */
@@ -331,9 +351,11 @@ weir_status weir_llvm_write_sarif_stream(const weir_llvm_problem *problem, const
         out);
   for (size_t r = 0; r < rule_count; ++r) {
     if (r) fputc(',', out);
-    write_rule(out, rules, r);
+    write_rule(out, rules, r, problem->analysis != WEIR_LLVM_PLUGIN);
   }
-  fputs("],\n      \"supportedTaxonomies\": [{\"name\": \"CWE\", \"index\": 0}]}}", out);
+  fputs("],\n      \"supportedTaxonomies\": [{\"name\": \"CWE\", \"index\": 0}]}", out);
+  if (problem->analysis == WEIR_LLVM_PLUGIN) write_extension(out, problem);
+  fputc('}', out);
   write_taxonomy(out, rules, rule_count);
   fputs(",\n    \"originalUriBaseIds\": {\"%SRCROOT%\": {\"uri\": \"file://", out);
   uri_path(out, root);
