@@ -23,7 +23,7 @@ enum { EXIT_OK = 0, EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2, EXIT_FINDINGS = 3 };
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: weir analyze [ANALYSIS] FILE.ll|.bc [FILE...] [options]\n\n"
+          "usage: weir analyze [ANALYSIS] FILE.ll|.bc [FILE...] [options] [-- FILE...]\n\n"
           "ANALYSIS is one of\n"
           "  taint   untrusted data reaching commands, format strings and configured sinks\n"
           "  uninit  memory read before it is initialized\n"
@@ -56,7 +56,9 @@ static void usage(FILE *out) {
           "  --all-facts          keep the facts that lead to no check (pruned by default): the\n"
           "                       same findings from a larger problem, for --emit-ifds and solver\n"
           "                       benchmarks\n"
-          "  --quiet              no summaries on stderr\n\n"
+          "  --quiet              no summaries on stderr\n"
+          "  --                   the end of the options: what follows is the analysis (when not\n"
+          "                       given yet) and modules, even a name that starts with '-'\n\n"
           "Findings go to stdout as `file:line:col: warning: ... [weir-taint-command-injection]`,\n"
           "one per rule and place, its other sources counted (\"and 2 more sources\"); then a\n"
           "summary by rule and by file on stderr. A comment `// weir: ignore` or\n"
@@ -139,16 +141,6 @@ static int is_builtin(const char *name) {
   return 0;
 }
 
-/* A plugin's id in the comma-separated list of weir_llvm_plugin_path_ids. */
-static int listed(const char *ids, const char *name) {
-  size_t n = strlen(name);
-  for (const char *p = ids; (p = strstr(p, name)) != NULL; p += n)
-    if ((p == ids || p[-1] == ' ') && (p[n] == ',' || p[n] == 0)) return 1;
-  return 0;
-}
-
-
-
 /* A module's name as the user would write one: an existing path, or a name
  * ending in .ll or .bc (a missing module is then reported as such). */
 static int looks_like_module(const char *arg) {
@@ -167,6 +159,17 @@ static const char **value_slot(analyze_args *a, size_t k) {
                                        &a->emit,   &a->root,     &a->baseline,       &a->min_confidence,
                                        &a->analysis_option};
   return slots[k];
+}
+
+/* --help or -h as an option: not the value of another option (--backend
+ * --help is a bad backend) and not after "--" (a file named -h). */
+static int wants_help(int argc, char **argv) {
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; ++i) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
+    for (size_t k = 0; k < VALUE_OPTIONS; ++k)
+      if (strcmp(argv[i], value_options[k]) == 0) ++i; /* its value */
+  }
+  return 0;
 }
 
 static int usage_error(const char *what, const char *arg, const char *fix) {
@@ -198,13 +201,20 @@ static int parse_option(int argc, char **argv, int *i, analyze_args *a) {
 }
 
 /* The first argument is the analysis, unless it is a module: then every
- * argument is a module and the default set runs. */
+ * argument is a module and the default set runs. A plugin id is looked up
+ * exactly as --analysis ID does, with its errors; only a name nothing
+ * provides gets the message that also says it is no file. */
 static int first_argument(analyze_args *a) {
   if (!a->analysis || is_builtin(a->analysis) || strncmp(a->analysis, "plugin:", 7) == 0) return 0;
   if (!looks_like_module(a->analysis)) {
-    char ids[512] = ""; /* loads the libraries on WEIR_ANALYSIS_PATH: only for a name that is no file */
+    weir_llvm_plugin *plugin = NULL;
+    int unknown = 0;
+    weir_status s = weir_llvm_plugin_lookup(a->analysis, &plugin, &unknown);
+    weir_llvm_plugin_close(plugin); /* run() opens it again, as for --analysis */
+    if (s == WEIR_OK) return 0;
+    if (!unknown) return report_error(s);
+    char ids[512] = ""; /* loads the libraries on WEIR_ANALYSIS_PATH: only for a name nothing provides */
     weir_llvm_plugin_path_ids(ids, sizeof ids);
-    if (listed(ids, a->analysis)) return 0;
     fprintf(stderr, "weir analyze: '%s' is neither an analysis (taint, uninit, uaf%s%s) nor an existing "
                     "file. Fix: name one of taint, uninit, uaf (weir analyze taint prog.bc), a plugin "
                     "(--analysis plugin:/path/libmine.so), or give only modules to run all three (weir "
@@ -224,8 +234,11 @@ static int first_argument(analyze_args *a) {
 
 static int parse_args(int argc, char **argv, analyze_args *a) {
   memset(a, 0, sizeof *a);
+  int options = 1; /* until "--": after it every argument is the analysis or a module, even "-x.bc" */
   for (int i = 1; i < argc; ++i) {
-    if (argv[i][0] == '-' && argv[i][1]) {
+    if (options && strcmp(argv[i], "--") == 0) {
+      options = 0;
+    } else if (options && argv[i][0] == '-' && argv[i][1]) {
       int rc = parse_option(argc, argv, &i, a);
       if (rc) return rc;
     } else if (!a->analysis && !a->analysis_option) {
@@ -580,11 +593,10 @@ static int run_default_set(const analyze_args *a) {
 }
 
 int weir_cmd_analyze(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      usage(stdout);
-      return EXIT_OK;
-    }
+  if (wants_help(argc, argv)) {
+    usage(stdout);
+    return EXIT_OK;
+  }
   analyze_args a;
   int rc = parse_args(argc, argv, &a);
   if (rc) return rc;

@@ -123,14 +123,19 @@ weir_status weir_llvm_problem_write(const weir_llvm_problem *problem, const char
 typedef struct weir_llvm_plugin weir_llvm_plugin;
 struct weir_analysis;
 
-/* Opens an analysis plugin: "plugin:/path/lib.so", or an id that a library
- * in a directory on WEIR_ANALYSIS_PATH declares. Refuses (with a Fix) a
- * missing file, a library without weir_analysis_register, another ABI
- * version, an id that is a built-in's, does not match the file's name or
- * the id asked for, and a declaration with missing or bad fields. An id
- * nothing provides is WEIR_ERR_INVALID_ARGUMENT with a message that lists
- * the known analyses. */
+/* Opens an analysis plugin: "plugin:PATH" (a file; one without a '/' is in
+ * the current directory), or an id: the one library named for it
+ * (libID.so, libweir_ID.so, ID.so) in a directory on WEIR_ANALYSIS_PATH,
+ * without loading any other. Refuses (with a Fix) a missing file, a library
+ * without weir_analysis_register, another ABI version, an id that is a
+ * built-in's or not the one asked for, two libraries named for the id, and
+ * a declaration with missing or bad fields. An id nothing is named for is
+ * WEIR_ERR_INVALID_ARGUMENT with a message that lists the known analyses
+ * (only then is every library on the path loaded). */
 weir_status weir_llvm_plugin_open(const char *spec, weir_llvm_plugin **out);
+/* The same; *unknown (may be NULL) is 1 when the failure is that nothing
+ * provides the id (no library is named for it or declares it). */
+weir_status weir_llvm_plugin_lookup(const char *spec, weir_llvm_plugin **out, int *unknown);
 /* The same for a declaration compiled into the program (tests; no library). */
 weir_status weir_llvm_plugin_from(const struct weir_analysis *analysis, weir_llvm_plugin **out);
 /* Adds the directives of a --config file to the plugin's library table. */
@@ -225,6 +230,7 @@ typedef struct weir_llvm_findings {
   size_t count;
   weir_llvm_finding *items; /* strings point into the weir_llvm_problem */
   char *source_root;        /* absolute; NULL: the current directory (weir_llvm_findings_set_root) */
+  const char *analysis;     /* the problem's analysis ("uaf", a plugin's id): `weir: ignore[ANALYSIS]` */
   size_t below_confidence;  /* dropped by weir_llvm_findings_min_confidence */
   size_t baseline_count;    /* fingerprints the baseline held (weir_llvm_findings_baseline) */
   size_t baseline_absent;   /* of those, how many no finding has any more (fixed) */

@@ -75,6 +75,8 @@ struct weir_llvm_problem {
   /* A plugin analysis (api/): its id, its rules (owned copies; a check's
    * rule indexes them) and the words of a code flow's first step. */
   char plugin_id[64];
+  char plugin_version[64];      /* SARIF tool.extensions (report/sarif.c); "" when not declared */
+  char plugin_description[256];
   struct weir_llvm_rule_info *plugin_rules;
   size_t plugin_rule_count;
   char source_label[48];

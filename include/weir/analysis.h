@@ -3,7 +3,9 @@
  * An analysis plugin is a shared library that exports
  *     const weir_analysis *weir_analysis_register(void);
  * and is run with `weir analyze --analysis plugin:/path/libmine.so prog.bc`
- * (or by its id when the library is in a directory on WEIR_ANALYSIS_PATH).
+ * (PATH is a file path: plugin:libmine.so is ./libmine.so), or by its id
+ * when the library is in a directory on WEIR_ANALYSIS_PATH named libID.so,
+ * libweir_ID.so or ID.so. At most 32 fact kinds and 32 rules.
  * It declares its fact kinds, its rules and callbacks per instruction kind;
  * the callbacks add gen / kill / pair transfers through a flow builder and
  * say where a finding may be. The frontend does the rest exactly as for the
@@ -77,6 +79,7 @@ enum {
    * literals, functions) are not made. */
   WEIR_FACT_WRITABLE_ONLY = 1u << 1
 };
+/* Any other bit, or a flag on a domain not named above, is refused. */
 /* PER_LOCATION with WEIR_FACT_FOLLOW: across a call of a defined function,
  * a location's fact goes into each callee that may read or write it (mod/ref,
  * restricted to the caller's locals it is handed) and the callee's writes
@@ -104,9 +107,9 @@ typedef enum weir_severity {
 typedef struct weir_analysis_rule {
   const char *id;                /* "secret-to-output": letters, digits, '-', '_', '.' */
   const char *name;              /* Pascal case: "SensitiveDataToOutput" */
-  const char *cwe;               /* "532", or NULL */
+  const char *cwe;               /* "532" (the number alone), or NULL */
   weir_severity severity;
-  const char *security_severity; /* "5.5" (0.0 .. 10.0), or NULL */
+  const char *security_severity; /* "5.5" (a decimal 0.0 .. 10.0), or NULL */
   const char *short_description; /* one sentence */
   const char *help;              /* what it means and how to fix it; NULL: the short description */
 } weir_analysis_rule;
@@ -117,8 +120,8 @@ typedef struct weir_analysis_rule {
 typedef struct weir_analysis {
   uint32_t abi_version;          /* WEIR_ANALYSIS_ABI_VERSION */
   const char *id;                /* "secret-log": letters, digits, '-', '_'; not taint, uninit, uaf */
-  const char *version;           /* the plugin's own version */
-  const char *description;       /* one line for messages */
+  const char *version;           /* the plugin's own version (SARIF tool.extensions), or NULL */
+  const char *description;       /* one line (SARIF tool.extensions), or NULL */
   const char *source_label;      /* code flows: "<label> '<source>'" at a source; NULL: "from" */
   const weir_fact_kind *kinds;   /* at least one */
   uint32_t kind_count;
@@ -131,7 +134,9 @@ typedef struct weir_analysis {
    * the default table. NULL: empty. */
   const char *library_rules;
 
-  /* Per-build state: init gets the context first, fini last. */
+  /* Per-build state: init gets the context first, fini last. A failed init
+   * frees what it made: fini then gets NULL. The run stops (exit 2) with
+   * init's weir_fail message, or one that names the plugin and status. */
   weir_status (*init)(weir_analysis_ctx *cx, void **state);
   void (*fini)(void *state);
   /* Makes CUSTOM facts (weir_analysis_new_fact); after the other domains. */
@@ -193,8 +198,12 @@ WEIR_ANALYSIS_API weir_status weir_flow_pair(weir_flow *flow, weir_fact from, we
 
 /* ---- where findings are (in `check`) ----------------------------------------
  * A finding of rule `rule` (an index into weir_analysis.rules) at `inst` when
- * one of `facts` holds before it (fact 0: whenever it is reachable). The
- * message (copied) is what the user reads. */
+ * one of `facts` holds before it (fact 0: whenever it is reachable; count 0:
+ * never). The message (copied) is what the user reads.
+ * Argument errors (NULL message, NULL facts with a count, a rule or fact out
+ * of range, a call outside `check`) fail the build with a message, whether
+ * or not the plugin looks at the returned status; so does any error a
+ * callback leaves with weir_fail. The status is the build's first error. */
 WEIR_ANALYSIS_API weir_status weir_analysis_report(weir_analysis_ctx *cx, const weir_ir_value *inst, uint32_t rule,
                                                    const weir_fact *facts, size_t count, const char *message);
 /* `inst` generates facts: code flows start there, named `name` ("getpass"). */
@@ -232,7 +241,8 @@ WEIR_ANALYSIS_API uint32_t weir_ir_operand_count(weir_analysis_ctx *cx, const we
 WEIR_ANALYSIS_API const weir_ir_value *weir_ir_operand(weir_analysis_ctx *cx, const weir_ir_value *v, uint32_t k);
 WEIR_ANALYSIS_API uint32_t weir_ir_call_arg_count(weir_analysis_ctx *cx, const weir_ir_value *call);
 WEIR_ANALYSIS_API const weir_ir_value *weir_ir_call_arg(weir_analysis_ctx *cx, const weir_ir_value *call, uint32_t k);
-/* The direct callee's name ("" for an indirect call); not NUL-terminated. */
+/* The direct callee's name ("" for an indirect call); not NUL-terminated.
+ * At -O2 some calls are intrinsics: "llvm.abs.i32" for abs, "llvm.memcpy.*". */
 WEIR_ANALYSIS_API const char *weir_ir_callee_name(weir_analysis_ctx *cx, const weir_ir_value *call, size_t *length);
 /* The defined functions a call may reach (indirect calls resolved). */
 WEIR_ANALYSIS_API uint32_t weir_ir_callee_count(weir_analysis_ctx *cx, const weir_ir_value *call);

@@ -1,5 +1,6 @@
 """weir.analyze: the LLVM frontend's analyses from Python (findings read
 from its SARIF), built-in and plugin, and its errors."""
+import json
 import os
 import shutil
 import subprocess
@@ -68,3 +69,45 @@ def test_errors_say_what_to_fix(compile_c, tmp_path):
     assert e.value.returncode == 2 and "Fix:" in str(e.value)
     with pytest.raises(weir.AnalyzeError):
         weir.analyze([])
+
+
+def test_bad_utf8_never_raises_unicode_errors(compile_c, tmp_path, monkeypatch):
+    # weir's message quotes a plugin path that is not UTF-8: AnalyzeError, the byte replaced.
+    bc = compile_c(os.path.join(SOURCE, "tests", "llvm", "programs", "taint_direct.c"))
+    with pytest.raises(weir.AnalyzeError) as e:
+        weir.analyze(bc, analysis="plugin:" + os.fsdecode(b"/nonexistent/lib\xff.so"))
+    assert e.value.returncode == 2 and "does not exist" in str(e.value) and "\ufffd" in str(e.value)
+    # A SARIF file with a byte that is not UTF-8 (an older weir wrote them): read with U+FFFD.
+    fake = tmp_path / "fake-analyze"
+    fake.write_text("#!%s\nimport sys\nargs = sys.argv[1:]\n"
+                    "out = next(a[len('--sarif='):] for a in args if a.startswith('--sarif='))\n"
+                    "open(out, 'wb').write(open(%r, 'rb').read())\n" % (shutil.which("python3"), str(tmp_path / "in.sarif")))
+    fake.chmod(0o755)
+    result = {"ruleId": "r", "message": {"text": "bad \xff"}, "locations": [{"physicalLocation": {
+        "artifactLocation": {"uri": "a.c"}, "region": {"startLine": 3}}}]}
+    text = json.dumps({"runs": [{"results": [result]}]}, ensure_ascii=False)
+    (tmp_path / "in.sarif").write_bytes(text.replace("\xff", "@@").encode().replace(b"@@", b"\xff"))
+    monkeypatch.setenv("WEIR_ANALYZE", str(fake))
+    [f] = weir.analyze(bc)
+    assert f.message == "bad \ufffd" and f.line == 3
+    (tmp_path / "in.sarif").write_bytes(b"not json \xff")
+    with pytest.raises(weir.AnalyzeError) as e:
+        weir.analyze(bc)
+    assert "cannot read the SARIF" in str(e.value) and "Fix:" in str(e.value)
+
+
+def test_arguments_that_look_like_options(compile_c, tmp_path, monkeypatch):
+    bc = compile_c(os.path.join(SOURCE, "tests", "llvm", "programs", "taint_direct.c"))
+    for bad in (None, "", "--help", "-x", 3):
+        with pytest.raises(ValueError) as e:
+            weir.analyze(bc, analysis=bad)
+        assert "Fix:" in str(e.value)
+    with pytest.raises(ValueError):
+        weir.analyze(bc, backend="--help")
+    # A module whose name starts with '-' is a module (after "--"), not an option.
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(bc, tmp_path / "-x.bc")
+    assert weir.analyze("-x.bc", analysis="taint") == weir.analyze(bc, analysis="taint")
+    with pytest.raises(weir.AnalyzeError) as e:
+        weir.analyze("--help.bc", analysis="taint")
+    assert e.value.returncode == 2 and "'--help.bc'" in str(e.value)

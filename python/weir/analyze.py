@@ -95,6 +95,27 @@ def _finding(result, root):
                    result["message"]["text"], flow, sources, result.get("properties", {}).get("confidence", 0))
 
 
+def _check_name(what, value, expected):
+    """A ValueError for an argument weir analyze would misread: not a string,
+    empty, or one that starts with '-' (an option)."""
+    if not isinstance(value, str) or not value or value.startswith("-"):
+        raise ValueError("weir.analyze: %s=%r is not a name weir analyze takes. Fix: pass %s" %
+                         (what, value, expected))
+
+
+def _read_results(sarif, stderr):
+    """The results of the SARIF weir wrote; AnalyzeError when it is missing
+    or not SARIF (never a decoding error: invalid bytes become U+FFFD)."""
+    try:
+        with open(sarif, "rb") as f:
+            text = f.read().decode("utf-8", errors="replace")
+        return json.loads(text)["runs"][0]["results"]
+    except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+        raise AnalyzeError("weir.analyze: cannot read the SARIF weir analyze wrote (%s: %s)%s. Fix: report "
+                           "it with the command's output" % (type(e).__name__, e, ": " + stderr if stderr else ""),
+                           1) from e
+
+
 def analyze(module_paths, analysis="taint", backend="cpu", *, config=None, source_root=None):
     """Runs `analysis` on the modules (.ll or .bc from clang-14 -emit-llvm;
     several are linked into one program) and returns its findings, a list
@@ -104,23 +125,32 @@ def analyze(module_paths, analysis="taint", backend="cpu", *, config=None, sourc
     of a plugin on WEIR_ANALYSIS_PATH. backend: the engine's backend ("cpu",
     "vulkan", "cuda", "auto", ...) or "reference" for the serial reference
     solver. config: a --config library table. Suppressed findings (`weir:
-    ignore` comments) are left out. Raises AnalyzeError."""
-    if isinstance(module_paths, (str, os.PathLike)):
+    ignore` comments) are left out. Raises ValueError for an analysis or
+    backend that is not a name (None, "", "--help"), AnalyzeError when weir
+    analyze fails (its message and exit code)."""
+    _check_name("analysis", analysis, '"taint", "uninit", "uaf", "plugin:/path/libmine.so" or a plugin id')
+    _check_name("backend", backend, '"cpu", "auto", "vulkan", "cuda", ... or "reference"')
+    if isinstance(module_paths, (str, bytes, os.PathLike)):
         module_paths = [module_paths]
-    paths = [os.fspath(p) for p in module_paths]
+    paths = [os.fsdecode(p) for p in module_paths]
     if not paths:
         raise AnalyzeError("weir.analyze: no module given. Fix: pass the .bc or .ll files to analyse", 2)
     root = os.path.abspath(source_root or os.getcwd())
     with tempfile.TemporaryDirectory(prefix="weir-analyze-") as tmp:
         sarif = os.path.join(tmp, "findings.sarif")
-        cmd = _helper() + ["--analysis", analysis, *paths, "--sarif", sarif, "--quiet", "--source-root", root]
-        cmd += ["--solver", "reference"] if backend == "reference" else ["--backend", backend]
+        # Values as --opt=VALUE and the modules after "--": a module named
+        # "-x.bc" is a module, never an option of weir analyze.
+        cmd = _helper() + ["--analysis=" + analysis, "--sarif=" + sarif, "--quiet", "--source-root=" + root]
+        cmd += ["--solver=reference"] if backend == "reference" else ["--backend=" + backend]
         if config is not None:
-            cmd += ["--config", os.fspath(config)]
-        run = subprocess.run(cmd, capture_output=True, text=True)
+            cmd += ["--config=" + os.path.abspath(os.fsdecode(config))]
+        cmd += ["--", *paths]
+        # Bytes, decoded with replacement: a message may quote a file name or
+        # a plugin's text that is not UTF-8, and must never become a
+        # UnicodeDecodeError instead of weir's own error.
+        run = subprocess.run(cmd, capture_output=True)
+        stderr = run.stderr.decode("utf-8", errors="replace").strip()
         if run.returncode not in (0, 3):
-            message = run.stderr.strip() or "weir analyze exited %d" % run.returncode
-            raise AnalyzeError(message, run.returncode)
-        with open(sarif) as f:
-            results = json.load(f)["runs"][0]["results"]
+            raise AnalyzeError(stderr or "weir analyze exited %d" % run.returncode, run.returncode)
+        results = _read_results(sarif, stderr)
     return [_finding(r, root) for r in results if not r.get("suppressions")]

@@ -4,8 +4,15 @@
  *   NO_ENTRY    no weir_analysis_register symbol
  *   OTHER_ID    id "other-id" (installed as libwanted.so: the id mismatch)
  *   BUILTIN_ID  id "taint"
- *   MISUSE      a fact number the analysis does not have, in a flow */
+ *   MISUSE      a fact number the analysis does not have, in a flow
+ *   CTOR        id "loud", with a constructor that says it ran (a lookup of
+ *               another id on WEIR_ANALYSIS_PATH must not load it) */
+#include <stdio.h>
 #include <weir/analysis.h>
+
+#ifdef CTOR
+__attribute__((constructor)) static void loud(void) { fputs("weir_test_analysis_ctor: constructor ran\n", stderr); }
+#endif
 
 static const weir_fact_kind kinds[] = {{"value", WEIR_FACT_PER_VALUE, WEIR_FACT_FOLLOW, WEIR_ANALYSIS_NO_KIND}};
 static const weir_analysis_rule rules[] = {{"bad-rule", "Bad", NULL, WEIR_SEVERITY_NOTE, NULL, "never", NULL}};
@@ -34,6 +41,8 @@ static void other(weir_analysis_ctx *cx, const weir_ir_value *inst, weir_flow *f
 #define ID "other-id"
 #elif defined(BUILTIN_ID)
 #define ID "taint"
+#elif defined(CTOR)
+#define ID "loud"
 #else
 #define ID "bad-plugin"
 #endif

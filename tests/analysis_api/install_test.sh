@@ -34,6 +34,10 @@ echo "== pkg-config: make -C a copy of $template"
 libdir=$(dirname "$(ls "$prefix"/lib*/pkgconfig/weir.pc | head -1)")
 cp -r "$template" "$work/make"
 PKG_CONFIG_PATH="$libdir" quiet "$work/make.log" "$make" -C "$work/make" CC="$cc" PKG_CONFIG="$pkgconfig"
+# The value given on make's command line reaches pkg-config too.
+cp -r "$template" "$work/make-arg"
+quiet "$work/make-arg.log" "$make" -C "$work/make-arg" CC="$cc" PKG_CONFIG="$pkgconfig" PKG_CONFIG_PATH="$libdir"
+[ -f "$work/make-arg/libsecret-log.so" ] || fail "make PKG_CONFIG_PATH=... made no libsecret-log.so"
 WEIR_ANALYSIS_PATH=$work/make "$python" "$here/check_markers.py" "$prefix/bin/weir" "$clang" secret-log \
   "$work/markers-make" "$here"/programs/*.c || fail "the template built with pkg-config: findings differ"
 echo "analysis install_test: ok (prefix $prefix)"

@@ -56,6 +56,8 @@ weir_status weir_llvm_api_end(weir_llvm_ctx *ctx, weir_status s);
 /* Records the first misuse (a bad kind, fact, rule or handle) for the end
  * of the build; returns the status it recorded. */
 weir_status weir_llvm_api_misuse(weir_analysis_ctx *cx, const char *fmt, ...) WEIR_PRINTF(2, 3);
+/* The same with another status (no memory in weir_analysis_new_fact). */
+weir_status weir_llvm_api_failure(weir_analysis_ctx *cx, weir_status status, const char *fmt, ...) WEIR_PRINTF(3, 4);
 /* Checks a declaration's fields (ABI version first); `origin` names it. */
 weir_status weir_llvm_api_validate(const weir_analysis *decl, const char *origin);
 

@@ -125,8 +125,12 @@ weir_fact weir_analysis_return_fact(weir_analysis_ctx *cx, uint32_t kind, const 
 
 weir_status weir_analysis_new_fact(weir_analysis_ctx *cx, uint32_t kind, const char *name, weir_fact *out) {
   if (out) *out = 0;
-  if (!cx || !out || !name)
-    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "weir_analysis_new_fact: cx, name or out is NULL. Fix: pass all");
+  if (!cx)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "weir_analysis_new_fact: cx is NULL. Fix: pass the context the "
+                     "number callback got");
+  if (!out || !name)
+    return weir_llvm_api_misuse(cx, "weir_analysis_new_fact: %s is NULL. Fix: pass a name and where to put the "
+                                "fact", !name ? "name" : "out");
   if (!cx->numbering)
     return weir_llvm_api_misuse(cx, "weir_analysis_new_fact('%s') outside the number callback. Fix: make custom "
                                 "facts in weir_analysis.number", name);
@@ -134,11 +138,15 @@ weir_status weir_analysis_new_fact(weir_analysis_ctx *cx, uint32_t kind, const c
   if (cx->custom_count == cx->custom_cap) {
     size_t cap = cx->custom_cap ? 2 * cx->custom_cap : 16;
     char **grown = realloc(cx->custom, cap * sizeof *grown);
-    if (!grown) return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "weir_analysis_new_fact: no memory. Fix: free memory");
+    if (!grown)
+      return weir_llvm_api_failure(cx, WEIR_ERR_OUT_OF_MEMORY, "weir_analysis_new_fact: no memory for %zu custom "
+                                   "facts. Fix: free memory, or make fewer facts", cap);
     cx->custom = grown, cx->custom_cap = cap;
   }
   char *copy = strdup(name);
-  if (!copy) return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "weir_analysis_new_fact: no memory. Fix: free memory");
+  if (!copy)
+    return weir_llvm_api_failure(cx, WEIR_ERR_OUT_OF_MEMORY, "weir_analysis_new_fact: no memory for the name of "
+                                 "custom fact %zu. Fix: free memory", cx->custom_count);
   cx->custom[cx->custom_count] = copy;
   *out = weir_llvm_new_fact(cx->ctx, kind, (uint32_t)cx->custom_count++);
   return WEIR_OK;

@@ -85,19 +85,9 @@ static int is_shared_object(const char *name) {
   return (n > 3 && strcmp(name + n - 3, ".so") == 0) || strstr(name, ".so.") != NULL;
 }
 
-/* Whether the file name is the id's: ID.so, libID.so, libweir_ID.so. */
-static int named_for(const char *file, const char *id) {
-  static const char *const prefixes[] = {"", "lib", "libweir_"};
-  for (size_t k = 0; k < 3; ++k) {
-    size_t p = strlen(prefixes[k]), n = strlen(id);
-    if (strncmp(file, prefixes[k], p) == 0 && strncmp(file + p, id, n) == 0 && strcmp(file + p + n, ".so") == 0)
-      return 1;
-  }
-  return 0;
-}
-
-/* Calls visit(dir, file) for every shared object on WEIR_ANALYSIS_PATH,
- * sorted per directory, until it returns nonzero (which it returns). */
+/* Calls visit(path, file) for every shared object on WEIR_ANALYSIS_PATH,
+ * sorted per directory, until it returns nonzero (which it returns). Empty
+ * entries are skipped: they are not the current directory here. */
 static int each_path_library(int (*visit)(const char *path, const char *file, void *user), void *user) {
   const char *env = getenv("WEIR_ANALYSIS_PATH");
   char *dirs = env && env[0] ? strdup(env) : NULL;
@@ -120,36 +110,37 @@ static int each_path_library(int (*visit)(const char *path, const char *file, vo
   return stop;
 }
 
-typedef struct search {
-  const char *id;
-  weir_llvm_plugin *found;
-  weir_status error; /* a library named for the id that is refused */
-} search;
+/* The file names a library for `id` may have in a directory of
+ * WEIR_ANALYSIS_PATH, in the order they are tried (docs/analysis-api.md). */
+static const char *const id_names[] = {"lib%s.so", "libweir_%s.so", "%s.so"};
+#define ID_NAMES (sizeof id_names / sizeof id_names[0])
 
-static int match(const char *path, const char *file, void *user) {
-  search *s = user;
-  weir_llvm_plugin *p = NULL;
-  int named = named_for(file, s->id);
-  weir_status st = load_path(path, &p);
-  if (st != WEIR_OK) { /* refused: an error when it is the library named for the id, else skipped */
-    if (named) s->error = st;
-    return named;
+/* The libraries named for `id` on WEIR_ANALYSIS_PATH: the first two found
+ * (by stat: nothing is loaded), *count how many there are. */
+static void named_libraries(const char *id, char first[2][4096], size_t *count) {
+  *count = 0;
+  const char *env = getenv("WEIR_ANALYSIS_PATH");
+  char *dirs = env && env[0] ? strdup(env) : NULL;
+  char *save = NULL;
+  for (char *dir = dirs ? strtok_r(dirs, ":", &save) : NULL; dir; dir = strtok_r(NULL, ":", &save)) {
+    for (size_t k = 0; k < ID_NAMES; ++k) {
+      char file[300], path[4096];
+      snprintf(file, sizeof file, id_names[k], id);
+      snprintf(path, sizeof path, "%s/%s", dir, file);
+      struct stat st;
+      if (stat(path, &st) != 0 || S_ISDIR(st.st_mode)) continue;
+      if (*count < 2) snprintf(first[*count], 4096, "%s", path);
+      ++*count;
+    }
   }
-  if (strcmp(p->decl->id, s->id) == 0) {
-    s->found = p;
-    return 1;
-  }
-  if (named)
-    s->error = weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis plugin '%s' is named for '%s' but declares the id "
-                         "'%s'. Fix: rename the library (lib%s.so) or set its weir_analysis.id to '%s'", path,
-                         s->id, p->decl->id, p->decl->id, s->id);
-  weir_llvm_plugin_close(p);
-  return named;
+  free(dirs);
 }
 
 typedef struct id_list {
   char *out;
   size_t size, used;
+  const char *id;        /* the id asked for, or NULL */
+  char declared_by[4096]; /* a library that declares it under another file name */
 } id_list;
 
 static int collect(const char *path, const char *file, void *user) {
@@ -157,21 +148,72 @@ static int collect(const char *path, const char *file, void *user) {
   id_list *l = user;
   weir_llvm_plugin *p = NULL;
   if (load_path(path, &p) != WEIR_OK) return 0;
+  if (l->id && !l->declared_by[0] && strcmp(p->decl->id, l->id) == 0)
+    snprintf(l->declared_by, sizeof l->declared_by, "%s", path);
   int n = snprintf(l->out + l->used, l->size - l->used, "%s%s", l->used ? ", " : "", p->decl->id);
   if (n > 0 && (size_t)n < l->size - l->used) l->used += (size_t)n;
   weir_llvm_plugin_close(p);
   return 0;
 }
 
-void weir_llvm_plugin_path_ids(char *out, size_t size) {
-  if (!out || !size) return;
-  out[0] = 0;
-  id_list l = {out, size, 0};
-  each_path_library(collect, &l);
+/* Loads every library on the path (running their constructors): only to
+ * name the known ids when the one asked for is not there. */
+static void path_ids(id_list *l) {
+  l->out[0] = 0;
+  each_path_library(collect, l);
   weir_clear_error(); /* the libraries that were refused are not this call's failure */
 }
 
-weir_status weir_llvm_plugin_open(const char *spec, weir_llvm_plugin **out) {
+void weir_llvm_plugin_path_ids(char *out, size_t size) {
+  if (!out || !size) return;
+  id_list l = {out, size, 0, NULL, ""};
+  path_ids(&l);
+}
+
+/* The id's library: the one file on WEIR_ANALYSIS_PATH named for it, which
+ * must declare it. No other library is opened on the way. */
+static weir_status open_named(const char *id, const char *path, weir_llvm_plugin **out) {
+  WEIR_TRY(load_path(path, out));
+  if (strcmp((*out)->decl->id, id) == 0) return WEIR_OK;
+  weir_status s = weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis plugin '%s' is named for '%s' but declares the id "
+                            "'%s'. Fix: rename the library (lib%s.so) or set its weir_analysis.id to '%s'", path,
+                            id, (*out)->decl->id, (*out)->decl->id, id);
+  weir_llvm_plugin_close(*out);
+  *out = NULL;
+  return s;
+}
+
+/* Nothing on the path is named for `id`: what the libraries there declare. */
+static weir_status unknown_id(const char *id, int *unknown) {
+  char ids[512];
+  id_list l = {ids, sizeof ids, 0, id, ""};
+  path_ids(&l);
+  if (l.declared_by[0])
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis '%s' is declared by '%s', which is not named for it "
+                     "(libraries on WEIR_ANALYSIS_PATH are found by file name). Fix: rename it to lib%s.so, or "
+                     "use --analysis plugin:%s", id, l.declared_by, id, l.declared_by);
+  if (unknown) *unknown = 1;
+  const char *env = getenv("WEIR_ANALYSIS_PATH");
+  return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "unknown analysis '%s' (known: " BUILTINS "%s%s; WEIR_ANALYSIS_PATH "
+                   "is %s%s%s). Fix: name one of them, give a library as plugin:/path/libmine.so, or put the "
+                   "plugin's directory on WEIR_ANALYSIS_PATH", id, ids[0] ? ", " : "", ids,
+                   env && env[0] ? "'" : "", env && env[0] ? env : "not set", env && env[0] ? "'" : "");
+}
+
+/* plugin:PATH names a file: one without a '/' is in the current directory
+ * (dlopen would search the library path for it, and load another file than
+ * the one checked). */
+static weir_status open_file(const char *path, weir_llvm_plugin **out) {
+  if (strchr(path, '/')) return load_path(path, out);
+  char local[4096];
+  if ((size_t)snprintf(local, sizeof local, "./%s", path) >= sizeof local)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis plugin '%.64s...' : the name is too long. Fix: give a "
+                     "shorter path", path);
+  return load_path(local, out);
+}
+
+weir_status weir_llvm_plugin_lookup(const char *spec, weir_llvm_plugin **out, int *unknown) {
+  if (unknown) *unknown = 0;
   if (!out) return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis: out is NULL. Fix: pass where to put the plugin");
   *out = NULL;
   if (!spec || !spec[0])
@@ -181,23 +223,23 @@ weir_status weir_llvm_plugin_open(const char *spec, weir_llvm_plugin **out) {
     if (!spec[7])
       return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis 'plugin:' names no library. Fix: write "
                        "plugin:/path/libmine.so");
-    return load_path(spec + 7, out);
+    return open_file(spec + 7, out);
   }
-  search s = {spec, NULL, WEIR_OK};
-  each_path_library(match, &s);
-  if (s.found) {
-    weir_clear_error(); /* libraries tried before it were refused: not this call's failure */
-    *out = s.found;
-    return WEIR_OK;
-  }
-  if (s.error != WEIR_OK) return s.error;
-  char ids[512];
-  weir_llvm_plugin_path_ids(ids, sizeof ids);
-  const char *env = getenv("WEIR_ANALYSIS_PATH");
-  return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "unknown analysis '%s' (known: " BUILTINS "%s%s; WEIR_ANALYSIS_PATH "
-                   "is %s%s%s). Fix: name one of them, give a library as plugin:/path/libmine.so, or put the "
-                   "plugin's directory on WEIR_ANALYSIS_PATH", spec, ids[0] ? ", " : "", ids,
-                   env && env[0] ? "'" : "", env && env[0] ? env : "not set", env && env[0] ? "'" : "");
+  if (strchr(spec, '/') || strlen(spec) > 200)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis '%.200s' is not an id (a path?). Fix: give a library "
+                     "as plugin:PATH, or the id of a plugin on WEIR_ANALYSIS_PATH", spec);
+  char named[2][4096];
+  size_t count = 0;
+  named_libraries(spec, named, &count);
+  if (count > 1)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis '%s': %zu libraries on WEIR_ANALYSIS_PATH are named for "
+                     "it, '%s' and '%s'. Fix: remove or rename all but one, or choose one with "
+                     "--analysis plugin:PATH", spec, count, named[0], named[1]);
+  return count ? open_named(spec, named[0], out) : unknown_id(spec, unknown);
+}
+
+weir_status weir_llvm_plugin_open(const char *spec, weir_llvm_plugin **out) {
+  return weir_llvm_plugin_lookup(spec, out, NULL);
 }
 
 weir_status weir_llvm_plugin_config_file(weir_llvm_plugin *plugin, const char *path) {

@@ -25,9 +25,12 @@ static uint32_t node_of(weir_analysis_ctx *cx, const weir_ir_value *inst, const 
 
 weir_status weir_analysis_report(weir_analysis_ctx *cx, const weir_ir_value *inst, uint32_t rule,
                                  const weir_fact *facts, size_t count, const char *message) {
-  if (!cx || (!facts && count) || !message)
-    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "weir_analysis_report: cx, facts or message is NULL. Fix: pass "
-                     "the context, the facts (count of them) and a message");
+  if (!cx)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "weir_analysis_report: cx is NULL. Fix: pass the context the "
+                     "check callback got");
+  if ((!facts && count) || !message)
+    return weir_llvm_api_misuse(cx, "weir_analysis_report: %s. Fix: pass the facts (count of them, or NULL and "
+                                "0) and a message", !message ? "message is NULL" : "facts is NULL with a count");
   uint32_t node = node_of(cx, inst, "weir_analysis_report");
   if (node == WEIR_LLVM_NONE) return cx->error;
   if (rule >= cx->decl->rule_count)
@@ -42,8 +45,11 @@ weir_status weir_analysis_report(weir_analysis_ctx *cx, const weir_ir_value *ins
 }
 
 weir_status weir_analysis_source(weir_analysis_ctx *cx, const weir_ir_value *inst, const char *name) {
-  if (!cx || !name)
-    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "weir_analysis_source: cx or name is NULL. Fix: pass both");
+  if (!cx)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "weir_analysis_source: cx is NULL. Fix: pass the context the "
+                     "check callback got");
+  if (!name)
+    return weir_llvm_api_misuse(cx, "weir_analysis_source: name is NULL. Fix: name the source (\"getpass\")");
   uint32_t node = node_of(cx, inst, "weir_analysis_source");
   if (node == WEIR_LLVM_NONE) return cx->error;
   weir_llvm_add_source(cx->ctx, node, API_VALUE(inst), name, strlen(name));

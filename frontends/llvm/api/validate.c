@@ -4,6 +4,7 @@
  * measured with a bound: a plugin's fields are not trusted to end. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "frontends/llvm/api/api.h"
@@ -31,6 +32,27 @@ static weir_status check_name(const char *name, int dot, const char *origin, con
   return WEIR_OK;
 }
 
+/* The flags a kind of `domain` may have (analysis.h: FOLLOW on values and
+ * locations, WRITABLE_ONLY on locations): others would be ignored silently. */
+static uint32_t allowed_flags(weir_fact_domain domain) {
+  return domain == WEIR_FACT_PER_VALUE      ? WEIR_FACT_FOLLOW
+         : domain == WEIR_FACT_PER_LOCATION ? WEIR_FACT_FOLLOW | WEIR_FACT_WRITABLE_ONLY
+                                            : 0;
+}
+
+static weir_status check_flags(const weir_fact_kind *f, uint32_t k, const char *origin) {
+  static const char *const domains[] = {"WEIR_FACT_PER_VALUE", "WEIR_FACT_PER_LOCATION", "WEIR_FACT_PER_RETURN",
+                                        "WEIR_FACT_CUSTOM"};
+  uint32_t extra = f->flags & ~allowed_flags(f->domain);
+  if (!extra) return WEIR_OK;
+  int known = !(extra & ~(uint32_t)(WEIR_FACT_FOLLOW | WEIR_FACT_WRITABLE_ONLY));
+  return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis %s: fact kind %u ('%s') has flags 0x%x: 0x%x %s %s. Fix: "
+                   "use WEIR_FACT_FOLLOW on PER_VALUE and PER_LOCATION kinds, WEIR_FACT_WRITABLE_ONLY on "
+                   "PER_LOCATION kinds, nothing else", origin, k, f->name, f->flags, extra,
+                   known ? "is not for a kind of" : "is no WEIR_FACT_* flag of", known ? domains[f->domain] :
+                   "include/weir/analysis.h");
+}
+
 static weir_status check_kinds(const weir_analysis *d, const char *origin) {
   if (!d->kinds || d->kind_count == 0 || d->kind_count > WEIR_LLVM_API_MAX_KINDS)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis %s: %u fact kinds (kinds %s). Fix: declare 1 to %u "
@@ -41,6 +63,7 @@ static weir_status check_kinds(const weir_analysis *d, const char *origin) {
     if (!f->name || (unsigned)f->domain > (unsigned)WEIR_FACT_CUSTOM)
       return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis %s: fact kind %u has %s. Fix: give it a name and a "
                        "weir_fact_domain (0..3)", origin, k, f->name ? "an unknown domain" : "no name");
+    WEIR_TRY(check_flags(f, k, origin));
     int follows = f->domain == WEIR_FACT_PER_VALUE && (f->flags & WEIR_FACT_FOLLOW);
     if (follows && f->link != WEIR_ANALYSIS_NO_KIND &&
         (f->link >= d->kind_count || d->kinds[f->link].domain != WEIR_FACT_PER_RETURN))
@@ -49,6 +72,37 @@ static weir_status check_kinds(const weir_analysis *d, const char *origin) {
                        "kind, or WEIR_ANALYSIS_NO_KIND", origin, k, f->name, f->link, d->kind_count);
   }
   return WEIR_OK;
+}
+
+/* cwe: the number alone ("532"; SARIF writes CWE-532 and the taxonomy's
+ * URL from it), 1 to 7 digits. */
+static weir_status check_cwe(const weir_analysis_rule *rule, const char *origin) {
+  if (!rule->cwe) return WEIR_OK;
+  size_t n = strnlen(rule->cwe, 8);
+  int digits = n >= 1 && n <= 7 && rule->cwe[0] != '0';
+  for (size_t k = 0; k < n && digits; ++k) digits = isdigit((unsigned char)rule->cwe[k]);
+  if (digits) return WEIR_OK;
+  return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis %s: rule '%s' has cwe '%.16s', not a CWE number. Fix: "
+                   "write the number alone (\"532\" for CWE-532), or NULL", origin, rule->id, rule->cwe);
+}
+
+/* security_severity: a decimal number 0.0 .. 10.0 ("5.5"), which SARIF
+ * readers (GitHub code scanning) parse as such. */
+static weir_status check_score(const weir_analysis_rule *rule, const char *origin) {
+  const char *t = rule->security_severity;
+  if (!t) return WEIR_OK;
+  size_t n = strnlen(t, 8), dots = 0, other = 0;
+  for (size_t k = 0; k < n; ++k) {
+    if (t[k] == '.') ++dots;
+    else if (!isdigit((unsigned char)t[k])) ++other;
+  }
+  int shape = n >= 1 && n < 8 && !other && dots <= 1 && isdigit((unsigned char)t[0]) &&
+              isdigit((unsigned char)t[n - 1]);
+  double value = shape ? strtod(t, NULL) : -1.0;
+  if (value >= 0.0 && value <= 10.0) return WEIR_OK;
+  return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis %s: rule '%s' has security_severity '%.16s', not a "
+                   "number from 0.0 to 10.0. Fix: write a score like \"5.5\", or NULL (7.0, 5.0 or 2.0 by "
+                   "severity)", origin, rule->id, t);
 }
 
 static weir_status check_rules(const weir_analysis *d, const char *origin) {
@@ -65,6 +119,8 @@ static weir_status check_rules(const weir_analysis *d, const char *origin) {
       return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis %s: rule '%s' has no %s. Fix: fill name, "
                        "short_description and a weir_severity", origin, rule->id,
                        !rule->name ? "name" : !rule->short_description ? "short_description" : "known severity");
+    WEIR_TRY(check_cwe(rule, origin));
+    WEIR_TRY(check_score(rule, origin));
     for (uint32_t s = 0; s < r; ++s)
       if (strcmp(d->rules[s].id, rule->id) == 0)
         return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis %s: rules %u and %u are both '%s'. Fix: give each "

@@ -11,14 +11,37 @@
 
 #include "frontends/llvm/report/report.h"
 
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF), or 0 when it is not one. */
+static size_t utf8_length(const unsigned char *p) {
+  unsigned char c = p[0];
+  size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+  if (n < 2) return n;
+  for (size_t k = 1; k < n; ++k)
+    if ((p[k] & 0xc0) != 0x80) return 0; /* also stops at the terminating NUL */
+  unsigned cp = c & (0x7fu >> n);
+  for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (p[k] & 0x3fu);
+  static const unsigned least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return n;
+}
+
+/* A JSON string. SARIF is UTF-8 JSON, but what goes in is not always UTF-8:
+ * a plugin's message, a source file named in Latin-1 (a debug-info path):
+ * each byte that does not start a well-formed sequence becomes U+FFFD, so
+ * that every reader can parse the file. */
 static void json_string(FILE *out, const char *s) {
   fputc('"', out);
-  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; ++p) {
-    if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+    size_t n = utf8_length(p);
+    if (n == 0) fputs("\\ufffd", out), n = 1;
+    else if (n > 1) fwrite(p, 1, n, out);
+    else if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
     else if (*p == '\n') fputs("\\n", out);
     else if (*p == '\t') fputs("\\t", out);
     else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
     else fputc(*p, out);
+    p += n;
   }
   fputc('"', out);
 }
@@ -103,13 +126,16 @@ static size_t taxon_index(const rule_ref *rules, size_t k) {
   return index;
 }
 
-static void write_rule(FILE *out, const rule_ref *rules, size_t k) {
+/* `help_uri`: weir's documentation has a section for the built-ins' rules
+ * only; a plugin's rules have no page there (the API has no URI of its own
+ * for them), so they get none. */
+static void write_rule(FILE *out, const rule_ref *rules, size_t k, int help_uri) {
   const weir_llvm_rule_info *r = rules[k];
   fputs("\n        {\"id\": ", out);
   json_string(out, r->id);
   fputs(", \"name\": ", out);
   json_string(out, r->name);
-  fprintf(out, ", \"helpUri\": \"%s#%s\"", WEIR_SARIF_INFORMATION_URI, r->id);
+  if (help_uri) fprintf(out, ", \"helpUri\": \"%s#%s\"", WEIR_SARIF_INFORMATION_URI, r->id);
   fputs(", \"shortDescription\": {\"text\": ", out);
   json_string(out, r->short_description);
   fputs("}, \"fullDescription\": {\"text\": ", out);
@@ -132,6 +158,23 @@ static void write_rule(FILE *out, const rule_ref *rules, size_t k) {
   fprintf(out, "], \"precision\": \"medium\", \"problem.severity\": \"%s\", \"security-severity\": \"%s\"}}",
           strcmp(r->level, "error") == 0 ? "error" : strcmp(r->level, "note") == 0 ? "recommendation" : "warning",
           r->security_severity);
+}
+
+/* tool.extensions: the plugin that made the findings (SARIF 3.19.3: a
+ * component that extends the driver), by its id and its own version. */
+static void write_extension(FILE *out, const weir_llvm_problem *problem) {
+  fputs(",\n      \"extensions\": [{\"name\": ", out);
+  json_string(out, problem->plugin_id);
+  if (problem->plugin_version[0]) {
+    fputs(", \"version\": ", out);
+    json_string(out, problem->plugin_version);
+  }
+  if (problem->plugin_description[0]) {
+    fputs(", \"shortDescription\": {\"text\": ", out);
+    json_string(out, problem->plugin_description);
+    fputc('}', out);
+  }
+  fputs(", \"properties\": {\"weir/kind\": \"analysis plugin\"}}]", out);
 }
 
 /* run.taxonomies: the CWE entries the rules relate to (each once). */
@@ -308,9 +351,11 @@ weir_status weir_llvm_write_sarif_stream(const weir_llvm_problem *problem, const
         out);
   for (size_t r = 0; r < rule_count; ++r) {
     if (r) fputc(',', out);
-    write_rule(out, rules, r);
+    write_rule(out, rules, r, problem->analysis != WEIR_LLVM_PLUGIN);
   }
-  fputs("],\n      \"supportedTaxonomies\": [{\"name\": \"CWE\", \"index\": 0}]}}", out);
+  fputs("],\n      \"supportedTaxonomies\": [{\"name\": \"CWE\", \"index\": 0}]}", out);
+  if (problem->analysis == WEIR_LLVM_PLUGIN) write_extension(out, problem);
+  fputc('}', out);
   write_taxonomy(out, rules, rule_count);
   fputs(",\n    \"originalUriBaseIds\": {\"%SRCROOT%\": {\"uri\": \"file://", out);
   uri_path(out, root);

@@ -2,8 +2,8 @@
  * --config) reaches a log or output function (syslog, printf, fprintf,
  * fwrite, send, puts, ...). The template of an analysis plugin: written
  * only against the installed <weir/analysis.h>; docs/analysis-api.md walks
- * through it. Build: see CMakeLists.txt; run:
- *   weir analyze --analysis plugin:$PWD/build/libsecret_log.so prog.bc */
+ * through it. Build: see CMakeLists.txt (or the Makefile: ./libsecret-log.so); run:
+ *   weir analyze --analysis plugin:$PWD/build/analyses/libsecret-log.so prog.bc */
 #include <stdio.h>
 #include <weir/analysis.h>
 
