@@ -15,8 +15,9 @@ static const char *const buffer_names[BUFFERS] = {
     "jump functions (A)", "jump functions (B)", "changed flags (A)", "changed flags (B)",
     "function table", "rule offsets", "rules", "control block"};
 
-static weir_status find_programs(weir_backend *b, const weir_program *prog[2]) {
-  static const char *const names[2] = {"ide_round", "ide_advance"};
+static weir_status find_programs(weir_backend *b, uint32_t family, const weir_program *prog[2]) {
+  const char *const names[2] = {family == WEIR_IDE_LINEAR ? "ide_round_linear" : "ide_round_typestate",
+                                "ide_advance"};
   weir_program_format format = weir_backend_format(b);
   for (int i = 0; i < 2; ++i) {
     prog[i] = weir_builtin_program(names[i]);
@@ -95,15 +96,37 @@ static weir_status upload(ide_device *d, const ide_rules *r, const uint64_t byte
   return st;
 }
 
-/* Workgroups of a round: one target per invocation where the backend has
- * room (a lavapipe invocation with several targets spends more of its loop
- * budget), up to 65535; 64 on the cpu backend (one share per worker). */
+/* Workgroups of a round. A GPU gets one target per invocation (up to
+ * 65535 workgroups); a CPU device (the cpu backend, lavapipe) a grid-stride
+ * share per invocation, since every workgroup costs it a task: 64
+ * workgroups on the cpu backend (one share per worker), 256 on a CPU
+ * Vulkan device, more after a loop-budget overflow (redo()). */
 static uint32_t round_grid(weir_backend *b, uint64_t targets) {
   weir_device_info info = WEIR_DEVICE_INFO_INIT;
-  uint64_t want = (targets + WEIR_IDE_WORKGROUP - 1u) / WEIR_IDE_WORKGROUP;
-  uint64_t cap = weir_backend_device_info(b, &info) == WEIR_OK && strcmp(info.kind, "cpu") == 0
-                     ? 64u : 65535u;
+  uint64_t want = (targets + WEIR_IDE_WORKGROUP - 1u) / WEIR_IDE_WORKGROUP, cap = 65535u;
+  if (weir_backend_device_info(b, &info) == WEIR_OK && strcmp(info.kind, "cpu") == 0)
+    cap = strcmp(weir_backend_id(b), "cpu") == 0 ? 64u : 256u;
   return (uint32_t)(want < 1u ? 1u : want < cap ? want : cap);
+}
+
+/* A GLSL round cut short by lavapipe's loop budget wrote only OUT and did
+ * not advance: the same round is redone from IN, recomputing every target,
+ * with 4x the workgroups (fewer targets per invocation). */
+static weir_status redo(ide_device *d, weir_step steps[3], uint64_t targets) {
+  uint32_t max = (uint32_t)((targets + WEIR_IDE_WORKGROUP - 1u) / WEIR_IDE_WORKGROUP);
+  if (steps[0].grid.x >= max || steps[0].grid.x >= 65535u)
+    return weir_fail(WEIR_ERR_UNSUPPORTED, "IDE engine: round %u spent the loop budget of "
+                     "backend '%s' (lavapipe ends every loop of a shader run after 65535 "
+                     "iterations) with one target per invocation, so a contribution would be "
+                     "lost. Fix: use --backend cpu or cuda, or the reference solver (weir ide "
+                     "without --backend).", d->ctrl[WEIR_IDE_C_ROUND], weir_backend_id(d->backend));
+  uint32_t grid = steps[0].grid.x > 16383u ? 65535u : steps[0].grid.x * 4u;
+  steps[0].grid.x = steps[1].grid.x = grid < max ? grid : max;
+  d->ctrl[WEIR_IDE_C_OVERFLOW] = d->ctrl[WEIR_IDE_C_CHANGES] = 0u;
+  d->ctrl[WEIR_IDE_C_FULL] = 1u;
+  d->redos++;
+  weir_upload_item item = {d->buf[CTRL], 0, d->ctrl, sizeof d->ctrl};
+  return weir_upload_many(d->backend, &item, 1);
 }
 
 /* Windows of k rounds (4, doubling to 1024) until a round changes nothing. */
@@ -129,13 +152,8 @@ static weir_status run(ide_device *d, const ide_rules *r, const weir_ide_problem
     WEIR_TRY(weir_dispatch_repeated_sequence_read_ranges_into(d->backend, NULL, 0, steps, 3, k,
                                                               &read, 1, out, 1));
     d->windows++;
-    if (d->ctrl[WEIR_IDE_C_OVERFLOW])
-      return weir_fail(WEIR_ERR_UNSUPPORTED, "IDE engine: round %u spent the loop budget of "
-                       "backend '%s' (lavapipe ends every loop of a shader run after 65535 "
-                       "iterations), so a contribution would be lost. Fix: use --backend cpu or "
-                       "cuda, or the reference solver (weir ide without --backend).",
-                       d->ctrl[WEIR_IDE_C_ROUND], weir_backend_id(d->backend));
-    if (d->ctrl[WEIR_IDE_C_DONE]) return WEIR_OK;
+    if (d->ctrl[WEIR_IDE_C_OVERFLOW]) WEIR_TRY(redo(d, steps, r->targets));
+    else if (d->ctrl[WEIR_IDE_C_DONE]) return WEIR_OK;
   }
 }
 
@@ -163,7 +181,7 @@ static weir_status download(ide_device *d, const ide_rules *r, ide_solver *s) {
 
 weir_status ide_device_solve(ide_device *d, const ide_rules *r, ide_solver *s) {
   uint64_t bytes[BUFFERS];
-  WEIR_TRY(find_programs(d->backend, d->prog));
+  WEIR_TRY(find_programs(d->backend, s->p->family, d->prog));
   WEIR_TRY(plan(d->backend, r, bytes));
   weir_status st = allocate(d, bytes);
   if (st == WEIR_OK) st = upload(d, r, bytes);

@@ -7,10 +7,11 @@
 
 typedef struct ide_device {
   weir_backend *backend;
-  const weir_program *prog[2]; /* ide_round, ide_advance */
+  const weir_program *prog[2]; /* ide_round_FAMILY, ide_advance */
   weir_buffer buf[8]; /* engine_device.c's buffers, in its order */
   uint64_t bytes;   /* allocated by phase 1 */
   uint64_t windows;
+  uint64_t redos;   /* rounds redone after a loop-budget overflow (lavapipe) */
   uint32_t ctrl[WEIR_IDE_CTRL_WORDS]; /* the last window's control block (WEIR_IDE_C_*) */
 } ide_device;
 

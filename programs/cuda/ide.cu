@@ -18,16 +18,20 @@ __device__ __forceinline__ void context(const weir_cuda_args &args, ide_ctx *cx)
   cx->pc = weir_cuda_push<weir_ide_push>(args);
 }
 
-} // namespace ide_cuda
-
-WEIR_CUDA_KERNEL_WG(weir_ide_round, WEIR_IDE_WORKGROUP) {
+__device__ __forceinline__ void round(const weir_cuda_args &args) {
   ide_ctx cx;
-  ide_cuda::context(args, &cx);
+  context(args, &cx);
   if (ide_round_skipped(&cx)) return;
   uint64_t stride = (uint64_t)gridDim.x * gridDim.y * gridDim.z * blockDim.x * blockDim.y * blockDim.z;
   for (uint64_t t = weir_cuda_global_linear(); t < cx.pc.targets; t += stride)
     ide_round_item(&cx, (uint32_t)t);
 }
+
+} // namespace ide_cuda
+
+/* One entry per family, as the SPIR-V programs; the body branches on it. */
+WEIR_CUDA_KERNEL_WG(weir_ide_round_linear, WEIR_IDE_WORKGROUP) { ide_cuda::round(args); }
+WEIR_CUDA_KERNEL_WG(weir_ide_round_typestate, WEIR_IDE_WORKGROUP) { ide_cuda::round(args); }
 
 WEIR_CUDA_KERNEL_WG(weir_ide_advance, WEIR_IDE_WORKGROUP) {
   if (weir_cuda_global_linear() != 0) return;

@@ -2,11 +2,14 @@
 // order as programs/ide/ide_kernels.h and the algebra of engine/ide/fn.h
 // (read them side by side), over the bindings, control words and push
 // constants of programs/ide/ide_layout.h, which this file mirrors by hand.
-// Differences: one family per branch (struct Lin, struct Ts instead of the
-// weir_ide_fn union), findLSB for the lowest set bit, and the loop-budget
+// Differences: one program per family (IDE_LINEAR or IDE_TYPESTATE defined
+// before the include: struct Lin, or private arrays for typestate, not the weir_ide_fn
+// union; lavapipe ran the linear rounds 10x slower with the typestate code
+// merely present), findLSB for the lowest set bit, and the loop-budget
 // check of lavapipe (see ifds_common.glsl): a cut budget raises
-// ctrl[OVERFLOW], every kernel stops, and the host refuses the solve with a
-// message (it does not silently lose a contribution).
+// ctrl[OVERFLOW], every kernel stops, and the host redoes the round with
+// more workgroups (engine_device.c), or refuses the solve with a message
+// when each invocation already has one target: no contribution is lost.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
@@ -37,6 +40,7 @@ void ide_check_loops() {
   if (got != want) atomicOr(ctrl[C_OVERFLOW], 1u);
 }
 
+#ifdef IDE_LINEAR
 // ---- linear (ide_lin_* of fn.h) ---------------------------------------------
 struct Lin { uint kind; int64_t a; int64_t b; };
 
@@ -57,42 +61,43 @@ Lin lin_join(Lin f, Lin g) {
   return lin(LIN_BOT, 0l, 0l);
 }
 
+#endif
+#ifdef IDE_TYPESTATE
 // ---- typestate (ide_ts_* of fn.h) -------------------------------------------
-struct Ts { uint gen; uint to[32]; };
+// Functions live in private arrays (h: the rule being composed, acc: the
+// merge, tmp: a composition's output) and in the buffers, never in struct
+// values: lavapipe ran rounds 25x slower copying 33-word structs around.
+uint h_gen, acc_gen, tmp_gen;
+uint h_to[32], acc_to[32], tmp_to[32];
 
-Ts ts_empty() {
-  Ts f;
-  f.gen = 0u;
-  for (uint s = 0u; s < 32u; ++s) f.to[s] = 0u;
-  return f;
-}
-uint ts_image(Ts f, uint set) {
-  uint out_ = f.gen;
-  for (; set != 0u; set &= set - 1u) out_ |= f.to[findLSB(set)];
-  return out_;
-}
-Ts ts_compose(Ts g, Ts f) {
-  Ts h = ts_empty();
-  h.gen = ts_image(g, f.gen);
-  for (uint s = 0u; s < pc.states; ++s) {
-    uint row = 0u;
-    for (uint set = f.to[s]; set != 0u; set &= set - 1u) row |= g.to[findLSB(set)];
-    h.to[s] = row & ~h.gen; // canonical
+// h = h ∘ B[i] (B's rows are sets of states, h maps each state):
+// ide_ts_compose(g = h, f = B[i]); the output is canonical.
+#define TS_AFTER(NAME, BUF)                                                \
+  void NAME(uint i) {                                                      \
+    uint w = i * pc.words;                                                 \
+    tmp_gen = h_gen;                                                       \
+    for (uint set = BUF[w]; set != 0u; set &= set - 1u) tmp_gen |= h_to[findLSB(set)]; \
+    for (uint s = 0u; s < pc.states; ++s) {                                \
+      uint row = 0u;                                                       \
+      for (uint set = BUF[w + 1u + s]; set != 0u; set &= set - 1u) row |= h_to[findLSB(set)]; \
+      tmp_to[s] = row & ~tmp_gen;                                          \
+    }                                                                      \
+    h_gen = tmp_gen;                                                       \
+    for (uint s = 0u; s < pc.states; ++s) h_to[s] = tmp_to[s];             \
   }
-  return h;
-}
-Ts ts_join(Ts f, Ts g) {
-  Ts h = ts_empty();
-  h.gen = f.gen | g.gen;
-  for (uint s = 0u; s < pc.states; ++s) h.to[s] = (f.to[s] | g.to[s]) & ~h.gen;
-  return h;
-}
-bool ts_equal(Ts f, Ts g) {
-  if (f.gen != g.gen) return false;
-  for (uint s = 0u; s < pc.states; ++s)
-    if (f.to[s] != g.to[s]) return false;
-  return true;
-}
+// h = B[i] ∘ h: ide_ts_compose(g = B[i], f = h).
+#define TS_BEFORE(NAME, BUF)                                               \
+  void NAME(uint i) {                                                      \
+    uint w = i * pc.words, gen = BUF[w];                                   \
+    for (uint set = h_gen; set != 0u; set &= set - 1u) gen |= BUF[w + 1u + findLSB(set)]; \
+    for (uint s = 0u; s < pc.states; ++s) {                                \
+      uint row = 0u;                                                       \
+      for (uint set = h_to[s]; set != 0u; set &= set - 1u) row |= BUF[w + 1u + findLSB(set)]; \
+      h_to[s] = row & ~gen;                                                \
+    }                                                                      \
+    h_gen = gen;                                                           \
+  }
+#endif
 
 // ---- slots: one loader per buffer (GLSL cannot pass a buffer) ----------------
 #define LIN_LOAD(NAME, BUF)                                                          \
@@ -100,17 +105,8 @@ bool ts_equal(Ts f, Ts g) {
     uint w = i * pc.words;                                                           \
     return lin(BUF[w], w64(BUF[w + 2u], BUF[w + 3u]), w64(BUF[w + 4u], BUF[w + 5u])); \
   }
-#define TS_LOAD(NAME, BUF)                                       \
-  Ts NAME(uint i) {                                              \
-    uint w = i * pc.words;                                       \
-    Ts f = ts_empty();                                           \
-    f.gen = BUF[w];                                              \
-    for (uint s = 0u; s < pc.states; ++s) f.to[s] = BUF[w + 1u + s]; \
-    return f;                                                    \
-  }
+#ifdef IDE_LINEAR
 LIN_LOAD(lin_fn, fns) LIN_LOAD(lin_jf, jf_in)
-TS_LOAD(ts_fn, fns) TS_LOAD(ts_jf, jf_in)
-
 void lin_store(uint i, Lin f) {
   uint w = i * pc.words;
   uint64_t a = uint64_t(f.a), b = uint64_t(f.b);
@@ -121,11 +117,10 @@ void lin_store(uint i, Lin f) {
   jf_out[w + 4u] = uint(b);
   jf_out[w + 5u] = uint(b >> 32);
 }
-void ts_store(uint i, Ts f) {
-  uint w = i * pc.words;
-  jf_out[w] = f.gen;
-  for (uint s = 0u; s < pc.states; ++s) jf_out[w + 1u + s] = f.to[s];
-}
+#endif
+#ifdef IDE_TYPESTATE
+TS_AFTER(ts_after_jf, jf_in) TS_BEFORE(ts_before_jf, jf_in) TS_BEFORE(ts_before_fn, fns)
+#endif
 
 bool ide_rule_changed(uint r) {
   uint s1 = rules[4u * r], s2 = rules[4u * r + 1u];
@@ -133,6 +128,7 @@ bool ide_rule_changed(uint r) {
 }
 
 // ide_eval_rule: fns[f2] ∘ jf[src2] ∘ fns[f1] ∘ jf[src1], NIL sources left out.
+#ifdef IDE_LINEAR
 Lin lin_eval_rule(uint r) {
   uint s1 = rules[4u * r], s2 = rules[4u * r + 1u], f2 = rules[4u * r + 3u];
   Lin h = lin_fn(rules[4u * r + 2u]);
@@ -141,29 +137,54 @@ Lin lin_eval_rule(uint r) {
   if (f2 != 0u) h = lin_compose(lin_fn(f2), h);
   return h;
 }
-Ts ts_eval_rule(uint r) {
-  uint s1 = rules[4u * r], s2 = rules[4u * r + 1u], f2 = rules[4u * r + 3u];
-  Ts h = ts_fn(rules[4u * r + 2u]);
-  if (s1 != NIL) h = ts_compose(h, ts_jf(s1));
-  if (s2 != NIL) h = ts_compose(ts_jf(s2), h);
-  if (f2 != 0u) h = ts_compose(ts_fn(f2), h);
-  return h;
+#endif
+#ifdef IDE_TYPESTATE
+// h = fns[f1]: the rule's first function.
+void ts_first(uint i) {
+  uint w = i * pc.words;
+  h_gen = fns[w];
+  for (uint s = 0u; s < pc.states; ++s) h_to[s] = fns[w + 1u + s];
 }
+void ts_eval_rule(uint r) {
+  uint s1 = rules[4u * r], s2 = rules[4u * r + 1u], f2 = rules[4u * r + 3u];
+  ts_first(rules[4u * r + 2u]);
+  if (s1 != NIL) ts_after_jf(s1);
+  if (s2 != NIL) ts_before_jf(s2);
+  if (f2 != 0u) ts_before_fn(f2);
+}
+#endif
 
-// 1 when t's function changed.
-uint lin_recompute(uint t, uint first, uint end) {
+// 1 when t's function changed (ide_round_item's second half).
+#ifdef IDE_LINEAR
+uint ide_recompute(uint t, uint first, uint end) {
   Lin old = lin_jf(t), acc = old;
   for (uint r = first; r < end; ++r) acc = lin_join(acc, lin_eval_rule(r));
   lin_store(t, acc);
   return lin_equal(acc, old) ? 0u : 1u;
 }
-uint ts_recompute(uint t, uint first, uint end) {
-  Ts old = ts_jf(t), acc = old;
-  for (uint r = first; r < end; ++r) acc = ts_join(acc, ts_eval_rule(r));
-  ts_store(t, acc);
-  return ts_equal(acc, old) ? 0u : 1u;
+#endif
+#ifdef IDE_TYPESTATE
+uint ide_recompute(uint t, uint first, uint end) {
+  uint w = t * pc.words;
+  acc_gen = jf_in[w];
+  for (uint s = 0u; s < pc.states; ++s) acc_to[s] = jf_in[w + 1u + s];
+  for (uint r = first; r < end; ++r) { // ide_ts_join, canonical at the end
+    ts_eval_rule(r);
+    acc_gen |= h_gen;
+    for (uint s = 0u; s < pc.states; ++s) acc_to[s] |= h_to[s];
+  }
+  uint changed = acc_gen != jf_in[w] ? 1u : 0u;
+  jf_out[w] = acc_gen;
+  for (uint s = 0u; s < pc.states; ++s) {
+    uint row = acc_to[s] & ~acc_gen;
+    if (row != jf_in[w + 1u + s]) changed = 1u;
+    jf_out[w + 1u + s] = row;
+  }
+  return changed;
 }
+#endif
 
+#if defined(IDE_LINEAR) || defined(IDE_TYPESTATE)
 void ide_round_item(uint t) {
   uint first = offset_[t], end = offset_[t + 1u];
   bool redo = ctrl[C_FULL] != 0u;
@@ -174,10 +195,12 @@ void ide_round_item(uint t) {
     chg_out[t] = 0u;
     return;
   }
-  uint changed = pc.family == LINEAR ? lin_recompute(t, first, end) : ts_recompute(t, first, end);
+  uint changed = ide_recompute(t, first, end);
   chg_out[t] = changed;
   if (changed != 0u) atomicAdd(ctrl[C_CHANGES], 1u);
 }
+
+#endif
 
 bool ide_round_skipped() { return ide_stopped() || (ctrl[C_ROUND] & 1u) != pc.parity; }
 

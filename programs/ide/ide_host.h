@@ -7,6 +7,8 @@
 #include "programs/ide/ide_layout.h"
 
 void weir_host_ide_round(const weir_host_invocation *inv);
+#define weir_host_ide_round_linear weir_host_ide_round
+#define weir_host_ide_round_typestate weir_host_ide_round
 void weir_host_ide_advance(const weir_host_invocation *inv);
 
 #endif

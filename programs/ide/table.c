@@ -12,7 +12,10 @@
   .host = weir_host_##prog
 
 const weir_program weir_ide_programs[] = {
-    {IDE_PROGRAM(ide_round), WEIR_SPIRV(ide_round) WEIR_CUDA(ide_round)},
+    /* One per family: the SPIR-V of each has only its family's code (see
+     * ide_common.glsl); host and CUDA share one body that branches. */
+    {IDE_PROGRAM(ide_round_linear), WEIR_SPIRV(ide_round_linear) WEIR_CUDA(ide_round_linear)},
+    {IDE_PROGRAM(ide_round_typestate), WEIR_SPIRV(ide_round_typestate) WEIR_CUDA(ide_round_typestate)},
     {IDE_PROGRAM(ide_advance), WEIR_SPIRV(ide_advance) WEIR_CUDA(ide_advance)},
 };
 const size_t weir_ide_program_count = sizeof weir_ide_programs / sizeof weir_ide_programs[0];

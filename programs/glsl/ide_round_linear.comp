@@ -1,6 +1,8 @@
 #version 450
-// ide_round: one round of the jump-function fixed point over every target
-// path edge, grid-stride (see ide_round_item in programs/ide/ide_kernels.h).
+// ide_round_linear: one round of the jump-function fixed point over every
+// target path edge of a linear problem, grid-stride (ide_round_item in
+// programs/ide/ide_kernels.h).
+#define IDE_LINEAR
 #include "ide_common.glsl"
 void main() {
   if (ide_round_skipped()) return;
