@@ -39,6 +39,7 @@ static weir_status emit(rule_buf *b, uint32_t t, uint32_t s1, uint32_t s2, uint3
 /* The index of path edge (d1, n, d2); a miss means phase 0 lacks an edge
  * the reference would derive. */
 static weir_status find(const ide_solver *s, uint32_t d1, uint32_t n, uint32_t d2, uint32_t *out) {
+  *out = WEIR_IDE_NIL; /* written on every path (gcc -O3 cannot see through WEIR_TRY) */
   const uint32_t *nf = ifds_map_find(&s->nf_of, ifds_key(n, d2));
   const uint32_t *pe = nf ? ifds_map_find(&s->pe_of, ifds_key(*nf, d1)) : NULL;
   if (pe) {
