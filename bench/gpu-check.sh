@@ -236,6 +236,20 @@ phase ifds-across-devices 60 bash -c "'$weir' gen realistic --procs 2000 --seed 
   '$weir' solve '$dist_problem' --backend 'cpu:0,$spec' -o '$dist_problem.multi2' &&
   cmp '$dist_problem.ref' '$dist_problem.multi' && cmp '$dist_problem.ref' '$dist_problem.multi2'"
 
+# 4b'. Atomics per path edge (issue 26): the engine reserves appends once per
+#     warp group (programs/ifds/ifds_sink_cuda.h); the summary line of one
+#     solve says how many atomics that took per path edge (on lavapipe, with
+#     subgroups of 8: 0.39; one per append: 1.09), and its result must be
+#     the reference's.
+atomics_problem="$logs/atomics.ifds"
+phase ifds-atomics 60 bash -c "'$weir' gen realistic --procs 10000 --nodes-per-proc 20 --seed 2 -o '$atomics_problem' &&
+  '$weir' solve '$atomics_problem' --solver reference -o '$atomics_problem.ref' &&
+  '$weir' solve '$atomics_problem' --backend '$spec' -o '$atomics_problem.gpu' --stats '$logs/atomics.json' &&
+  cmp '$atomics_problem.ref' '$atomics_problem.gpu' &&
+  grep -o '\"atomics_per_path_edge\": [0-9.]*' '$logs/atomics.json'"
+[ -f "$logs/atomics.json" ] &&
+  summary+=("      ifds-atomics: $(grep -o '"atomics_per_path_edge": [0-9.]*' "$logs/atomics.json")")
+
 # 4c. FFT through cuFFT (loaded at run time) against a long-double DFT with
 #     the per-precision bounds, the same cases as on cpu and lavapipe
 #     (tests/fft). On the mock driver (a dry run of this script: WEIR_CUDA_DRIVER

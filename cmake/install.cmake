@@ -70,27 +70,19 @@ if(TARGET weir_mpi) # weir-mpi.pc: libweir_mpi with MPI's flags (as FindMPI foun
 endif()
 
 # The weir command (and weir-analyze, the LLVM frontend it runs) find
-# libweir relative to themselves.
-file(RELATIVE_PATH _bin_to_lib ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_LIBDIR})
-file(RELATIVE_PATH _helper_to_lib ${CMAKE_INSTALL_FULL_LIBEXECDIR}/weir ${CMAKE_INSTALL_FULL_LIBDIR})
+# libweir relative to themselves, with no empty RUNPATH entry (rpath.cmake).
 if(TARGET weir_cli)
-  if(WEIR_BUILD_SHARED)
-    set_target_properties(weir_cli PROPERTIES INSTALL_RPATH "$ORIGIN/${_bin_to_lib}")
-  endif()
+  weir_runpath(weir_cli ${CMAKE_INSTALL_FULL_BINDIR} LIBS weir)
   install(TARGETS weir_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT weir_runtime)
 endif()
 if(TARGET weir_analyze)
-  if(WEIR_BUILD_SHARED)
-    set_target_properties(weir_analyze PROPERTIES INSTALL_RPATH "$ORIGIN/${_helper_to_lib}")
-  endif()
+  weir_runpath(weir_analyze ${CMAKE_INSTALL_FULL_LIBEXECDIR}/weir LIBS weir)
   install(TARGETS weir_analyze RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/weir
           COMPONENT weir_runtime)
 endif()
 
 if(TARGET weir_solve_mpi) # `weir solve --mpi` runs it (tools/solve_mpi.c)
-  if(WEIR_BUILD_SHARED)
-    set_target_properties(weir_solve_mpi PROPERTIES INSTALL_RPATH "$ORIGIN/${_helper_to_lib}")
-  endif()
+  weir_runpath(weir_solve_mpi ${CMAKE_INSTALL_FULL_LIBEXECDIR}/weir LIBS weir weir_mpi)
   install(TARGETS weir_solve_mpi RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/weir
           COMPONENT weir_runtime)
 endif()
@@ -101,5 +93,18 @@ install(FILES ${PROJECT_SOURCE_DIR}/backends/template/template.c
               ${PROJECT_SOURCE_DIR}/backends/template/CMakeLists.txt
               ${PROJECT_SOURCE_DIR}/backends/template/README.md
         DESTINATION ${CMAKE_INSTALL_DATADIR}/weir/template COMPONENT weir_dev)
+# The analysis plugin template (frontends/llvm/api/template, secret-log):
+# builds against an installed weir with find_package(weir) or pkg-config;
+# docs/analysis-api.md walks through it. weir/analysis.h comes with the
+# headers above; the API's functions with weir-analyze.
+if(TARGET weir_analyze)
+  install(FILES ${PROJECT_SOURCE_DIR}/frontends/llvm/api/template/secret_log.c
+                ${PROJECT_SOURCE_DIR}/frontends/llvm/api/template/CMakeLists.txt
+                ${PROJECT_SOURCE_DIR}/frontends/llvm/api/template/Makefile
+                ${PROJECT_SOURCE_DIR}/frontends/llvm/api/template/README.md
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/weir/analysis-template COMPONENT weir_dev)
+  install(FILES ${PROJECT_SOURCE_DIR}/docs/analysis-api.md DESTINATION ${CMAKE_INSTALL_DOCDIR}
+          COMPONENT weir_dev)
+endif()
 install(FILES ${PROJECT_SOURCE_DIR}/docs/packaging.md DESTINATION ${CMAKE_INSTALL_DOCDIR}
         COMPONENT weir_dev)

@@ -52,7 +52,10 @@ int weir_cli_parse_size(const char *text, uint64_t *out) {
 
 char **weir_cli_split_options(int argc, char **argv, int *out_argc) {
   size_t count = (size_t)argc, text = 0;
-  for (int i = 0; i < argc; ++i)
+  int end = argc; /* "--" ends the options: what follows is taken as written */
+  for (int i = 0; i < argc && end == argc; ++i)
+    if (strcmp(argv[i], "--") == 0) end = i;
+  for (int i = 0; i < end; ++i)
     if (strncmp(argv[i], "--", 2) == 0 && strchr(argv[i], '=')) ++count, text += strlen(argv[i]) + 1;
   /* One block: the pointer array, then copies of the split arguments. */
   char **out = malloc((count + 1) * sizeof *out + text);
@@ -60,7 +63,7 @@ char **weir_cli_split_options(int argc, char **argv, int *out_argc) {
   char *copy = (char *)(out + count + 1);
   int n = 0;
   for (int i = 0; i < argc; ++i) {
-    char *eq = strncmp(argv[i], "--", 2) == 0 ? strchr(argv[i], '=') : NULL;
+    char *eq = i < end && strncmp(argv[i], "--", 2) == 0 ? strchr(argv[i], '=') : NULL;
     if (!eq) {
       out[n++] = argv[i];
       continue;

@@ -16,7 +16,8 @@ int weir_cli_parse_size(const char *text, uint64_t *out);
 /* Parses an unsigned decimal; 0 on success. */
 int weir_cli_parse_u64(const char *text, uint64_t *out);
 /* Spells every "--name=value" argument as the two arguments "--name" "value",
- * so that each subcommand accepts both forms. Returns a new argv of *out_argc
+ * so that each subcommand accepts both forms; arguments after "--" stay as
+ * they are (a file may be named "--x=y"). Returns a new argv of *out_argc
  * entries (strings point into argv or one allocation; free with free()), or
  * NULL when out of memory. */
 char **weir_cli_split_options(int argc, char **argv, int *out_argc);

@@ -23,19 +23,24 @@ enum { EXIT_OK = 0, EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2, EXIT_FINDINGS = 3 };
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: weir analyze [ANALYSIS] FILE.ll|.bc [FILE...] [options]\n\n"
+          "usage: weir analyze [ANALYSIS] FILE.ll|.bc [FILE...] [options] [-- FILE...]\n\n"
           "ANALYSIS is one of\n"
           "  taint   untrusted data reaching commands, format strings and configured sinks\n"
           "  uninit  memory read before it is initialized\n"
           "  uaf     heap memory used after free, and double free\n"
+          "  plugin:/path/libmine.so, or the id of a plugin on WEIR_ANALYSIS_PATH: an analysis\n"
+          "          written against include/weir/analysis.h (docs/analysis-api.md)\n"
           "Without ANALYSIS (the first argument is a file) the default set runs: taint,\n"
           "uninit and uaf, one after the other, and the summary says so. A first argument\n"
           "that is neither an analysis nor a file is an error (a typo never runs a default).\n"
           "FILE is an LLVM 14 module; several are linked in process into one program:\n"
           "  clang-14 -g -O0 -emit-llvm -c prog.c -o prog.bc\n\n"
           "options (`--opt value` or `--opt=value`):\n"
-          "  --config FILE        library table: sources, sinks, sanitizers, ... (taint reads the\n"
-          "                       sinks and sources; every analysis reads the memory models)\n"
+          "  --analysis NAME      the analysis, instead of the first argument: taint, uninit, uaf,\n"
+          "                       plugin:/path/libmine.so (an analysis plugin, include/weir/analysis.h),\n"
+          "                       or the id of a plugin in a directory on WEIR_ANALYSIS_PATH\n"
+          "  --config FILE        library table: sources, sinks, sanitizers, ... (taint and plugins\n"
+          "                       read the sinks and sources; every analysis reads the memory models)\n"
           "  --solver NAME        reference (default) or engine\n"
           "  --backend SPEC       backend of the engine: auto, cpu, cpu:N, vulkan, cuda, ...;\n"
           "                       given without --solver it selects the engine\n"
@@ -51,7 +56,9 @@ static void usage(FILE *out) {
           "  --all-facts          keep the facts that lead to no check (pruned by default): the\n"
           "                       same findings from a larger problem, for --emit-ifds and solver\n"
           "                       benchmarks\n"
-          "  --quiet              no summaries on stderr\n\n"
+          "  --quiet              no summaries on stderr\n"
+          "  --                   the end of the options: what follows is the analysis (when not\n"
+          "                       given yet) and modules, even a name that starts with '-'\n\n"
           "Findings go to stdout as `file:line:col: warning: ... [weir-taint-command-injection]`,\n"
           "one per rule and place, its other sources counted (\"and 2 more sources\"); then a\n"
           "summary by rule and by file on stderr. A comment `// weir: ignore` or\n"
@@ -116,7 +123,7 @@ int weir_cmd_analyze(int argc, char **argv) {
 #define MAX_FILES 256
 
 typedef struct analyze_args {
-  const char *analysis, *config, *solver, *backend, *sarif, *emit, *root, *baseline, *min_confidence;
+  const char *analysis, *analysis_option, *config, *solver, *backend, *sarif, *emit, *root, *baseline, *min_confidence;
   const char *files[MAX_FILES];
   size_t file_count;
   int quiet, fail_on_findings, all_facts;
@@ -128,7 +135,7 @@ typedef struct analyze_args {
 static const char *const default_analyses[] = {"taint", "uninit", "uaf"};
 #define DEFAULT_ANALYSES (sizeof default_analyses / sizeof default_analyses[0])
 
-static int is_analysis(const char *name) {
+static int is_builtin(const char *name) {
   for (size_t k = 0; k < DEFAULT_ANALYSES; ++k)
     if (strcmp(name, default_analyses[k]) == 0) return 1;
   return 0;
@@ -143,13 +150,26 @@ static int looks_like_module(const char *arg) {
 }
 
 static const char *const value_options[] = {"--config",      "--solver",   "--backend",       "--sarif",
-                                            "--emit-ifds",   "--source-root", "--baseline", "--min-confidence"};
+                                            "--emit-ifds",   "--source-root", "--baseline", "--min-confidence",
+                                            "--analysis"};
 #define VALUE_OPTIONS (sizeof value_options / sizeof value_options[0])
 
 static const char **value_slot(analyze_args *a, size_t k) {
-  const char **slots[VALUE_OPTIONS] = {&a->config, &a->solver, &a->backend,  &a->sarif,
-                                       &a->emit,   &a->root,   &a->baseline, &a->min_confidence};
+  const char **slots[VALUE_OPTIONS] = {&a->config, &a->solver,   &a->backend,        &a->sarif,
+                                       &a->emit,   &a->root,     &a->baseline,       &a->min_confidence,
+                                       &a->analysis_option};
   return slots[k];
+}
+
+/* --help or -h as an option: not the value of another option (--backend
+ * --help is a bad backend) and not after "--" (a file named -h). */
+static int wants_help(int argc, char **argv) {
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; ++i) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
+    for (size_t k = 0; k < VALUE_OPTIONS; ++k)
+      if (strcmp(argv[i], value_options[k]) == 0) ++i; /* its value */
+  }
+  return 0;
 }
 
 static int usage_error(const char *what, const char *arg, const char *fix) {
@@ -180,13 +200,48 @@ static int parse_option(int argc, char **argv, int *i, analyze_args *a) {
   return usage_error("unknown option", arg, "see `weir analyze --help`");
 }
 
+/* The first argument is the analysis, unless it is a module: then every
+ * argument is a module and the default set runs. A plugin id is looked up
+ * exactly as --analysis ID does, with its errors; only a name nothing
+ * provides gets the message that also says it is no file. */
+static int first_argument(analyze_args *a) {
+  if (!a->analysis || is_builtin(a->analysis) || strncmp(a->analysis, "plugin:", 7) == 0) return 0;
+  if (!looks_like_module(a->analysis)) {
+    weir_llvm_plugin *plugin = NULL;
+    int unknown = 0;
+    weir_status s = weir_llvm_plugin_lookup(a->analysis, &plugin, &unknown);
+    weir_llvm_plugin_close(plugin); /* run() opens it again, as for --analysis */
+    if (s == WEIR_OK) return 0;
+    if (!unknown) return report_error(s);
+    char ids[512] = ""; /* loads the libraries on WEIR_ANALYSIS_PATH: only for a name nothing provides */
+    weir_llvm_plugin_path_ids(ids, sizeof ids);
+    fprintf(stderr, "weir analyze: '%s' is neither an analysis (taint, uninit, uaf%s%s) nor an existing "
+                    "file. Fix: name one of taint, uninit, uaf (weir analyze taint prog.bc), a plugin "
+                    "(--analysis plugin:/path/libmine.so), or give only modules to run all three (weir "
+                    "analyze prog.bc).\n", a->analysis, ids[0] ? ", " : "", ids);
+    return EXIT_USAGE;
+  }
+  if (a->file_count == MAX_FILES)
+    return usage_error("too many modules, at", a->files[MAX_FILES - 1],
+                       "link some first with llvm-link-14 (256 at most)");
+  memmove(a->files + 1, a->files, a->file_count * sizeof a->files[0]);
+  a->files[0] = a->analysis;
+  a->file_count++;
+  a->analysis = NULL;
+  a->default_set = 1;
+  return 0;
+}
+
 static int parse_args(int argc, char **argv, analyze_args *a) {
   memset(a, 0, sizeof *a);
+  int options = 1; /* until "--": after it every argument is the analysis or a module, even "-x.bc" */
   for (int i = 1; i < argc; ++i) {
-    if (argv[i][0] == '-' && argv[i][1]) {
+    if (options && strcmp(argv[i], "--") == 0) {
+      options = 0;
+    } else if (options && argv[i][0] == '-' && argv[i][1]) {
       int rc = parse_option(argc, argv, &i, a);
       if (rc) return rc;
-    } else if (!a->analysis) {
+    } else if (!a->analysis && !a->analysis_option) {
       a->analysis = argv[i];
     } else if (a->file_count < MAX_FILES) {
       a->files[a->file_count++] = argv[i];
@@ -194,23 +249,20 @@ static int parse_args(int argc, char **argv, analyze_args *a) {
       return usage_error("too many modules, at", argv[i], "link some first with llvm-link-14 (256 at most)");
     }
   }
-  /* The first argument is the analysis, unless it is a module: then every
-   * argument is a module and the default set runs. */
-  if (a->analysis && !is_analysis(a->analysis)) {
-    if (!looks_like_module(a->analysis)) {
-      fprintf(stderr, "weir analyze: '%s' is neither an analysis (taint, uninit, uaf) nor an existing "
-                      "file. Fix: name one of taint, uninit, uaf (weir analyze taint prog.bc), or "
-                      "give only modules to run all three (weir analyze prog.bc).\n", a->analysis);
-      return EXIT_USAGE;
-    }
+  if (a->analysis_option && a->analysis) { /* the first argument came before --analysis */
+    if (!looks_like_module(a->analysis))
+      return usage_error("two analyses: --analysis and the first argument", a->analysis,
+                         "name the analysis once (weir analyze --analysis NAME prog.bc)");
     if (a->file_count == MAX_FILES)
-      return usage_error("too many modules, at", a->files[MAX_FILES - 1],
-                         "link some first with llvm-link-14 (256 at most)");
+      return usage_error("too many modules, at", a->analysis, "link some first with llvm-link-14 (256 at most)");
     memmove(a->files + 1, a->files, a->file_count * sizeof a->files[0]);
     a->files[0] = a->analysis;
     a->file_count++;
-    a->analysis = NULL;
-    a->default_set = 1;
+  }
+  if (a->analysis_option) a->analysis = a->analysis_option;
+  else {
+    int rc = first_argument(a);
+    if (rc) return rc;
   }
   if (!a->file_count) {
     fprintf(stderr, "weir analyze: need at least one FILE (found %s). Fix: weir analyze prog.bc "
@@ -296,8 +348,16 @@ static weir_status check_output(const analyze_args *a, const char *path, const c
   return WEIR_OK;
 }
 
-static weir_status check_inputs(const analyze_args *a, weir_llvm_analysis *analysis) {
-  WEIR_TRY(weir_llvm_analysis_parse(a->analysis, analysis));
+/* A built-in by name, else a plugin (opened: *plugin, the caller closes it). */
+static weir_status resolve_analysis(const analyze_args *a, weir_llvm_analysis *analysis, weir_llvm_plugin **plugin) {
+  *plugin = NULL;
+  if (is_builtin(a->analysis)) return weir_llvm_analysis_parse(a->analysis, analysis);
+  *analysis = WEIR_LLVM_PLUGIN;
+  return weir_llvm_plugin_open(a->analysis, plugin);
+}
+
+static weir_status check_inputs(const analyze_args *a, weir_llvm_analysis *analysis, weir_llvm_plugin **plugin) {
+  WEIR_TRY(resolve_analysis(a, analysis, plugin));
   uint32_t minimum = 0;
   if (a->min_confidence) WEIR_TRY(weir_llvm_confidence_parse(a->min_confidence, &minimum));
   if (a->baseline)
@@ -381,12 +441,18 @@ static weir_status solve(const analyze_args *a, run_state *r) {
   return s;
 }
 
-static weir_status build(const analyze_args *a, weir_llvm_analysis analysis, weir_llvm_problem **out) {
+/* --config goes into the memory model's table and, for a plugin, into the
+ * plugin's own (its sources, sinks, sanitizers and transfers). */
+static weir_status build(const analyze_args *a, weir_llvm_analysis analysis, weir_llvm_plugin *plugin,
+                         weir_llvm_problem **out) {
   weir_llvm_config *config = NULL;
   WEIR_TRY(weir_llvm_config_new(&config));
   weir_status s = a->config ? weir_llvm_config_load_file(config, a->config) : WEIR_OK;
+  if (s == WEIR_OK && plugin && a->config) s = weir_llvm_plugin_config_file(plugin, a->config);
   weir_llvm_config_keep_all_facts(config, a->all_facts);
-  if (s == WEIR_OK) s = weir_llvm_build_files(a->files, a->file_count, analysis, config, out);
+  if (s == WEIR_OK)
+    s = plugin ? weir_llvm_build_plugin_files(a->files, a->file_count, plugin, config, out)
+               : weir_llvm_build_files(a->files, a->file_count, analysis, config, out);
   weir_llvm_config_free(config);
   return s;
 }
@@ -401,7 +467,8 @@ static void print_summary(const analyze_args *a, const run_state *r) {
   const weir_llvm_build_stats *b = weir_llvm_problem_stats(r->lp);
   char inputs[600];
   inputs_name(a, inputs, sizeof inputs);
-  fprintf(stderr, "weir analyze: %s of %s: %u functions, %u nodes (%u bypassed), %u facts", a->analysis, inputs,
+  fprintf(stderr, "weir analyze: %s of %s: %u functions, %u nodes (%u bypassed), %u facts",
+          weir_llvm_problem_analysis(r->lp), inputs,
           b->functions, b->nodes, b->bypassed_nodes, b->facts);
   if (b->facts_before_pruning > b->facts)
     fprintf(stderr, " (of %u before pruning, %u of them generable)", b->facts_before_pruning, b->facts_generable);
@@ -437,8 +504,9 @@ static weir_status triage(const analyze_args *a, weir_llvm_findings *findings) {
   return WEIR_OK;
 }
 
-static weir_status analyze(const analyze_args *a, weir_llvm_analysis analysis, outputs *o, run_state *r) {
-  WEIR_TRY(build(a, analysis, &r->lp));
+static weir_status analyze(const analyze_args *a, weir_llvm_analysis analysis, weir_llvm_plugin *plugin, outputs *o,
+                           run_state *r) {
+  WEIR_TRY(build(a, analysis, plugin, &r->lp));
   if (o->emit) WEIR_TRY(weir_llvm_problem_write_stream(r->lp, o->emit_stream));
   double t0 = weir_cli_now();
   WEIR_TRY(weir_llvm_problem_load(r->lp, &r->problem));
@@ -474,14 +542,17 @@ static weir_status analyze(const analyze_args *a, weir_llvm_analysis analysis, o
 /* One analysis; *count: the findings it reported. */
 static int run(const analyze_args *a, size_t *count_out) {
   weir_llvm_analysis analysis;
-  weir_status s = check_inputs(a, &analysis);
-  if (s != WEIR_OK) return report_error(s);
+  weir_llvm_plugin *plugin = NULL;
+  weir_status s = check_inputs(a, &analysis, &plugin);
   outputs o;
-  s = open_outputs(a, &o);
-  if (s != WEIR_OK) return report_error(s);
+  if (s == WEIR_OK) s = open_outputs(a, &o);
+  if (s != WEIR_OK) {
+    weir_llvm_plugin_close(plugin);
+    return report_error(s);
+  }
   run_state r;
   memset(&r, 0, sizeof r);
-  s = analyze(a, analysis, &o, &r);
+  s = analyze(a, analysis, plugin, &o, &r);
   abort_outputs(&o); /* what was not committed: an earlier file stays */
   size_t count = weir_llvm_findings_reported(&r.findings);
   *count_out = count;
@@ -489,6 +560,7 @@ static int run(const analyze_args *a, size_t *count_out) {
   weir_ifds_result_free(&r.result);
   weir_ifds_problem_free(r.problem);
   weir_llvm_problem_free(r.lp);
+  weir_llvm_plugin_close(plugin); /* after the report: nothing of the problem points into it */
   if (s != WEIR_OK) return report_error(s);
   return a->fail_on_findings && count > 0 ? EXIT_FINDINGS : EXIT_OK;
 }
@@ -521,11 +593,10 @@ static int run_default_set(const analyze_args *a) {
 }
 
 int weir_cmd_analyze(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      usage(stdout);
-      return EXIT_OK;
-    }
+  if (wants_help(argc, argv)) {
+    usage(stdout);
+    return EXIT_OK;
+  }
   analyze_args a;
   int rc = parse_args(argc, argv, &a);
   if (rc) return rc;

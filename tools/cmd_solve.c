@@ -387,12 +387,13 @@ void weir_solve_print_summary(FILE *out, const weir_solve_args *a, const weir_if
   if (st->windows)
     fprintf(out, "; upload %.3f s, solve %.3f s, read-back %.3f s; %llu iterations in %llu "
                  "windows, %llu host syncs; %.1f MB up, %.1f MB down; peak %.1f MB resident, "
-                 "%.1f B per path edge",
+                 "%.1f B per path edge, %.3f atomics per path edge",
             st->seconds_upload, st->seconds_solve, st->seconds_readback,
             (unsigned long long)st->iterations, (unsigned long long)st->windows,
             (unsigned long long)st->host_syncs, (double)st->bytes_uploaded / 1e6,
             (double)st->bytes_downloaded / 1e6, (double)st->peak_resident_bytes / 1e6,
-            result->path_edges ? (double)st->peak_resident_bytes / (double)result->path_edges : 0.0);
+            result->path_edges ? (double)st->peak_resident_bytes / (double)result->path_edges : 0.0,
+            st->path_edges ? (double)st->reserve_atomics / (double)st->path_edges : 0.0);
   if (st->devices > 1 || st->rounds)
     fprintf(out, "; %u devices, %llu rounds, exchanged %llu keys (%.1f MB, %.2f B per path edge) "
                  "in %.3f s",

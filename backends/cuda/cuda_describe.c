@@ -58,6 +58,8 @@ weir_status weir_cuda_describe_ordinal(const weir_cuda_driver *d, uint32_t ordin
   out->dl_device_type = 2; /* kDLCUDA */
   out->dl_device_id = (int32_t)ordinal;
   out->timestamps_are_device = 1;
+  out->subgroup_size = 32; /* warps: __ballot_sync and __shfl_sync on every supported GPU */
+  out->subgroup_ops = WEIR_SUBGROUP_BASIC | WEIR_SUBGROUP_BALLOT;
   snprintf(out->details, sizeof out->details,
            "compute capability: %d.%d\npci: %04x:%02x:%02x\n", major, minor, domain, bus, pci_dev);
   for (size_t i = 0; i < sizeof detail_attrs / sizeof detail_attrs[0]; ++i) {

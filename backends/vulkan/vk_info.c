@@ -84,7 +84,16 @@ static void describe_limits(VkPhysicalDevice device, const VkPhysicalDevicePrope
          l->maxComputeWorkGroupCount[1], l->maxComputeWorkGroupCount[2]);
   append(d, cap, "push-constant bytes: %u\n", l->maxPushConstantsSize);
   append(d, cap, "max storage buffer range: %u bytes\n", l->maxStorageBufferRange);
-  append(d, cap, "subgroup size: %u\n", sub.subgroupSize);
+  int compute = (sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
+  out->subgroup_ops = 0;
+  if (compute && (sub.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT))
+    out->subgroup_ops |= WEIR_SUBGROUP_BASIC;
+  if (compute && (sub.supportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT))
+    out->subgroup_ops |= WEIR_SUBGROUP_BALLOT;
+  out->subgroup_size = compute ? sub.subgroupSize : 0u;
+  append(d, cap, "subgroup size: %u (operations 0x%x, compute: %s; ballot: %s)\n", sub.subgroupSize,
+         (unsigned)sub.supportedOperations, compute ? "yes" : "no",
+         out->subgroup_ops & WEIR_SUBGROUP_BALLOT ? "yes" : "no");
   append(d, cap, "64-bit integers: %s; 64-bit buffer atomics: %s\n", f2.features.shaderInt64 ? "yes" : "no",
          a64.shaderBufferInt64Atomics ? "yes" : "no");
   if (ts_bits)

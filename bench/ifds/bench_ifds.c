@@ -119,10 +119,12 @@ static void print_row(FILE *json, int *first_json, const char *case_name, uint32
   double t = median(f->seconds, repeat), cpu = median(f->cpu_seconds, repeat);
   const weir_ifds_stats *s = &f->stats;
   double per_edge = s->path_edges ? (double)s->peak_resident_bytes / (double)s->path_edges : 0;
-  printf("%-15s %9u %-10s %10.3f %8.3f %11llu %12.0f %6llu %6llu %7llu %6.1f %5s\n", case_name, nodes,
-         solver, t, cpu, (unsigned long long)s->path_edges, t > 0 ? (double)s->path_edges / t : 0,
-         (unsigned long long)s->host_syncs, (unsigned long long)s->windows,
-         (unsigned long long)s->iterations, per_edge, f->same ? "yes" : "NO");
+  double atomics = s->path_edges ? (double)s->reserve_atomics / (double)s->path_edges : 0;
+  printf("%-15s %9u %-10s %10.3f %8.3f %11llu %12.0f %6llu %6llu %7llu %6.1f %9.4f %5s\n", case_name,
+         nodes, solver, t, cpu, (unsigned long long)s->path_edges,
+         t > 0 ? (double)s->path_edges / t : 0, (unsigned long long)s->host_syncs,
+         (unsigned long long)s->windows, (unsigned long long)s->iterations, per_edge, atomics,
+         f->same ? "yes" : "NO");
   if (json)
     fprintf(json,
             "%s\n  {\"case\": \"%s\", \"nodes\": %u, \"solver\": \"%s\", \"seconds_median\": %.6f, "
@@ -130,12 +132,12 @@ static void print_row(FILE *json, int *first_json, const char *case_name, uint32
             "\"repeat\": %d, \"path_edges\": %llu, \"path_edges_per_second\": %.1f, "
             "\"host_syncs\": %llu, \"windows\": %llu, \"iterations\": %llu, "
             "\"peak_resident_bytes\": %llu, \"bytes_per_path_edge\": %.2f, \"growths\": %llu, "
-            "\"matches_reference\": %s}",
+            "\"atomics_per_path_edge\": %.4f, \"matches_reference\": %s}",
             *first_json ? "" : ",", case_name, nodes, solver, t, cpu, repeat,
             (unsigned long long)s->path_edges, t > 0 ? (double)s->path_edges / t : 0,
             (unsigned long long)s->host_syncs, (unsigned long long)s->windows,
             (unsigned long long)s->iterations, (unsigned long long)s->peak_resident_bytes,
-            per_edge, (unsigned long long)s->growths, f->same ? "true" : "false");
+            per_edge, (unsigned long long)s->growths, atomics, f->same ? "true" : "false");
   *first_json = 0;
 }
 
@@ -225,8 +227,9 @@ int main(int argc, char **argv) {
   }
   if (json) fprintf(json, "[");
   int first_json = 1;
-  printf("%-15s %9s %-10s %10s %8s %11s %12s %6s %6s %7s %6s %5s\n", "case", "nodes", "solver",
-         "median s", "cpu s", "path edges", "edges/s", "syncs", "windows", "iters", "B/edge", "same");
+  printf("%-15s %9s %-10s %10s %8s %11s %12s %6s %6s %7s %6s %9s %5s\n", "case", "nodes", "solver",
+         "median s", "cpu s", "path edges", "edges/s", "syncs", "windows", "iters", "B/edge",
+         "atomics/e", "same");
   for (size_t c = 0; c < CASE_COUNT; ++c) {
     if (!wanted(case_list, cases[c].name)) continue;
     weir_ifds_gen_options o = {.preset = cases[c].preset, .procs = cases[c].procs,

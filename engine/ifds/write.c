@@ -211,11 +211,14 @@ weir_status weir_ifds_write_stats_json(const weir_ifds_stats *given, const char 
                 {"devices", st->devices ? st->devices : 1},
                 {"exchanged_keys", st->exchanged_keys},
                 {"exchanged_bytes", st->exchanged_bytes},
-                {"rounds", st->rounds}};
+                {"rounds", st->rounds},
+                {"reserve_atomics", st->reserve_atomics}};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
     fprintf(out, ", \"%s\": %llu", fields[i].name, (unsigned long long)fields[i].value);
   double rate = st->seconds_solve > 0 ? (double)st->path_edges / st->seconds_solve : 0;
   double per_edge = st->path_edges ? (double)st->peak_resident_bytes / (double)st->path_edges : 0;
+  double atomics = st->path_edges ? (double)st->reserve_atomics / (double)st->path_edges : 0;
+  fprintf(out, ", \"atomics_per_path_edge\": %.4f", atomics);
   fprintf(out, ", \"path_edges_per_second\": %.1f, \"bytes_per_path_edge\": %.2f}\n", rate,
           per_edge);
   if (ferror(out))

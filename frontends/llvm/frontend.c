@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "frontends/llvm/api/api.h"
 #include "frontends/llvm/internal.h"
 #include "frontends/llvm/module/module.h"
 
@@ -26,7 +27,14 @@ weir_status weir_llvm_analysis_parse(const char *name, weir_llvm_analysis *out) 
 }
 
 const char *weir_llvm_analysis_name(weir_llvm_analysis analysis) {
-  return analysis == WEIR_LLVM_TAINT ? "taint" : analysis == WEIR_LLVM_UNINIT ? "uninit" : "uaf";
+  return analysis == WEIR_LLVM_TAINT    ? "taint"
+         : analysis == WEIR_LLVM_UNINIT ? "uninit"
+         : analysis == WEIR_LLVM_UAF    ? "uaf"
+                                        : "plugin";
+}
+
+const char *weir_llvm_problem_analysis(const weir_llvm_problem *problem) {
+  return problem->analysis == WEIR_LLVM_PLUGIN ? problem->plugin_id : weir_llvm_analysis_name(problem->analysis);
 }
 
 static const weir_llvm_hooks *hooks_of(weir_llvm_analysis analysis) {
@@ -38,8 +46,19 @@ static const weir_llvm_hooks *hooks_of(weir_llvm_analysis analysis) {
 /* The memory model first (it resolves indirect calls for the ICFG), then
  * the ICFG, then the problem. Every analysis reads the library table,
  * so the defaults stand in when no configuration was given. */
+/* The ICFG and the problem over the memory model, with the hooks of the
+ * analysis (a plugin's: the adapter of api/ around them). */
+static weir_status build_flows(weir_llvm_ctx *ctx, const weir_llvm_plugin *plugin) {
+  weir_status s = plugin ? weir_llvm_api_begin(ctx, plugin) : WEIR_OK;
+  if (s == WEIR_OK) s = weir_llvm_icfg_prepare(ctx);
+  if (s == WEIR_OK) s = weir_llvm_emit(ctx);
+  if (plugin) s = weir_llvm_api_end(ctx, s);
+  return s;
+}
+
 static weir_status build_module(weir_llvm_problem *problem, LLVMModuleRef module,
-                                weir_llvm_analysis analysis, const weir_llvm_config *config) {
+                                weir_llvm_analysis analysis, const weir_llvm_config *config,
+                                const weir_llvm_plugin *plugin) {
   weir_llvm_config *defaults = NULL;
   if (!config) {
     WEIR_TRY(weir_llvm_config_new(&defaults));
@@ -58,9 +77,9 @@ static weir_status build_module(weir_llvm_problem *problem, LLVMModuleRef module
     problem->stats.memory_iterations = ms->iterations;
     problem->stats.memory_merged = ms->merged;
     weir_llvm_ctx ctx = {.module = module, .memory = memory, .analysis = analysis, .config = config,
-                         .out = problem, .hooks = hooks_of(analysis)};
-    s = weir_llvm_icfg_prepare(&ctx);
-    if (s == WEIR_OK) s = weir_llvm_emit(&ctx);
+                         .out = problem, .hooks = plugin ? &weir_llvm_api_hooks : hooks_of(analysis),
+                         .names = analysis == WEIR_LLVM_TAINT ? config : NULL};
+    s = build_flows(&ctx, plugin);
     weir_llvm_ctx_free(&ctx);
   }
   weir_llvm_memory_free(memory);
@@ -108,7 +127,7 @@ static weir_status read_prepared(LLVMContextRef context, const build_input *in, 
 }
 
 static weir_status build_from(const build_input *in, weir_llvm_analysis analysis, const weir_llvm_config *config,
-                              weir_llvm_problem **out) {
+                              const weir_llvm_plugin *plugin, weir_llvm_problem **out) {
   *out = NULL;
   weir_llvm_problem *problem = calloc(1, sizeof *problem);
   LLVMContextRef context = LLVMContextCreate();
@@ -118,7 +137,7 @@ static weir_status build_from(const build_input *in, weir_llvm_analysis analysis
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze %s: no memory. Fix: free memory",
                      in->paths ? in->paths[0] : in->name);
   }
-  problem->analysis = analysis;
+  problem->analysis = plugin ? WEIR_LLVM_PLUGIN : analysis;
   if (!in->paths) snprintf(problem->name, sizeof problem->name, "%s", in->name);
   else if (in->count == 1) snprintf(problem->name, sizeof problem->name, "%s", in->paths[0]);
   else snprintf(problem->name, sizeof problem->name, "%s (+%zu more)", in->paths[0], in->count - 1);
@@ -126,7 +145,7 @@ static weir_status build_from(const build_input *in, weir_llvm_analysis analysis
   weir_status s = read_prepared(context, in, &problem->stats, &module);
   if (s == WEIR_OK) {
     double t1 = now();
-    s = build_module(problem, module, analysis, config);
+    s = build_module(problem, module, problem->analysis, config, plugin);
     problem->stats.seconds_build = now() - t1;
     LLVMDisposeModule(module);
   }
@@ -146,8 +165,11 @@ weir_status weir_llvm_build_files(const char *const *paths, size_t count, weir_l
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                      "analyze: no files (paths NULL or count 0) or out is NULL. Fix: give at least one "
                      ".ll or .bc file");
+  if (analysis == WEIR_LLVM_PLUGIN)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analyze: WEIR_LLVM_PLUGIN without a plugin. Fix: call "
+                     "weir_llvm_build_plugin_files with the weir_llvm_plugin");
   build_input in = {.paths = paths, .count = count};
-  return build_from(&in, analysis, config, out);
+  return build_from(&in, analysis, config, NULL, out);
 }
 
 weir_status weir_llvm_build(const char *path, weir_llvm_analysis analysis, const weir_llvm_config *config,
@@ -164,6 +186,29 @@ weir_status weir_llvm_build_memory(const char *name, const char *data, size_t le
   if (out) *out = NULL;
   if (!name || !data || !out)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analyze: name, data or out is NULL. Fix: pass all three");
+  if (analysis == WEIR_LLVM_PLUGIN)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analyze: WEIR_LLVM_PLUGIN without a plugin. Fix: call "
+                     "weir_llvm_build_plugin_memory with the weir_llvm_plugin");
   build_input in = {.name = name, .data = data, .length = length};
-  return build_from(&in, analysis, config, out);
+  return build_from(&in, analysis, config, NULL, out);
+}
+
+weir_status weir_llvm_build_plugin_files(const char *const *paths, size_t count, const weir_llvm_plugin *plugin,
+                                         const weir_llvm_config *config, weir_llvm_problem **out) {
+  if (out) *out = NULL;
+  if (!paths || count == 0 || !plugin || !out)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analyze: no files (paths NULL or count 0), no plugin or out is "
+                     "NULL. Fix: give at least one .ll or .bc file and an opened plugin");
+  build_input in = {.paths = paths, .count = count};
+  return build_from(&in, WEIR_LLVM_PLUGIN, config, plugin, out);
+}
+
+weir_status weir_llvm_build_plugin_memory(const char *name, const char *data, size_t length,
+                                          const weir_llvm_plugin *plugin, const weir_llvm_config *config,
+                                          weir_llvm_problem **out) {
+  if (out) *out = NULL;
+  if (!name || !data || !plugin || !out)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analyze: name, data, plugin or out is NULL. Fix: pass all four");
+  build_input in = {.name = name, .data = data, .length = length};
+  return build_from(&in, WEIR_LLVM_PLUGIN, config, plugin, out);
 }

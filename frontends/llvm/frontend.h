@@ -20,7 +20,8 @@
 typedef enum weir_llvm_analysis {
   WEIR_LLVM_TAINT = 0,
   WEIR_LLVM_UNINIT = 1,
-  WEIR_LLVM_UAF = 2 /* use after free, double free */
+  WEIR_LLVM_UAF = 2, /* use after free, double free */
+  WEIR_LLVM_PLUGIN = 3 /* an analysis written against weir/analysis.h (frontends/llvm/api) */
 } weir_llvm_analysis;
 
 /* "taint" or "uninit". */
@@ -118,6 +119,44 @@ weir_status weir_llvm_problem_write_stream(const weir_llvm_problem *problem, FIL
 /* The same into a new file at `path`. */
 weir_status weir_llvm_problem_write(const weir_llvm_problem *problem, const char *path);
 
+/* ---- analysis plugins (frontends/llvm/api, include/weir/analysis.h) -------- */
+typedef struct weir_llvm_plugin weir_llvm_plugin;
+struct weir_analysis;
+
+/* Opens an analysis plugin: "plugin:PATH" (a file; one without a '/' is in
+ * the current directory), or an id: the one library named for it
+ * (libID.so, libweir_ID.so, ID.so) in a directory on WEIR_ANALYSIS_PATH,
+ * without loading any other. Refuses (with a Fix) a missing file, a library
+ * without weir_analysis_register, another ABI version, an id that is a
+ * built-in's or not the one asked for, two libraries named for the id, and
+ * a declaration with missing or bad fields. An id nothing is named for is
+ * WEIR_ERR_INVALID_ARGUMENT with a message that lists the known analyses
+ * (only then is every library on the path loaded). */
+weir_status weir_llvm_plugin_open(const char *spec, weir_llvm_plugin **out);
+/* The same; *unknown (may be NULL) is 1 when the failure is that nothing
+ * provides the id (no library is named for it or declares it). */
+weir_status weir_llvm_plugin_lookup(const char *spec, weir_llvm_plugin **out, int *unknown);
+/* The same for a declaration compiled into the program (tests; no library). */
+weir_status weir_llvm_plugin_from(const struct weir_analysis *analysis, weir_llvm_plugin **out);
+/* Adds the directives of a --config file to the plugin's library table. */
+weir_status weir_llvm_plugin_config_file(weir_llvm_plugin *plugin, const char *path);
+/* The declared id ("secret-log"). */
+const char *weir_llvm_plugin_id(const weir_llvm_plugin *plugin);
+/* "id1, id2" of the plugins on WEIR_ANALYSIS_PATH (at most `size` bytes, "" for none). */
+void weir_llvm_plugin_path_ids(char *out, size_t size);
+/* Closes the library; problems built with it stay valid. NULL is fine. */
+void weir_llvm_plugin_close(weir_llvm_plugin *plugin);
+/* weir_llvm_build_files for a plugin analysis (`config`: the memory model's
+ * library table, NULL for the defaults). */
+weir_status weir_llvm_build_plugin_files(const char *const *paths, size_t count, const weir_llvm_plugin *plugin,
+                                         const weir_llvm_config *config, weir_llvm_problem **out);
+/* The same from LLVM IR in memory. */
+weir_status weir_llvm_build_plugin_memory(const char *name, const char *data, size_t length,
+                                          const weir_llvm_plugin *plugin, const weir_llvm_config *config,
+                                          weir_llvm_problem **out);
+/* The analysis a problem was built for: "taint", "uninit", "uaf" or the plugin's id. */
+const char *weir_llvm_problem_analysis(const weir_llvm_problem *problem);
+
 /* ---- findings ------------------------------------------------------------ */
 typedef struct weir_llvm_source_location {
   const char *file;     /* source file from debug info, absolute when the debug info names
@@ -191,6 +230,7 @@ typedef struct weir_llvm_findings {
   size_t count;
   weir_llvm_finding *items; /* strings point into the weir_llvm_problem */
   char *source_root;        /* absolute; NULL: the current directory (weir_llvm_findings_set_root) */
+  const char *analysis;     /* the problem's analysis ("uaf", a plugin's id): `weir: ignore[ANALYSIS]` */
   size_t below_confidence;  /* dropped by weir_llvm_findings_min_confidence */
   size_t baseline_count;    /* fingerprints the baseline held (weir_llvm_findings_baseline) */
   size_t baseline_absent;   /* of those, how many no finding has any more (fixed) */

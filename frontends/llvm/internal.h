@@ -72,6 +72,14 @@ struct weir_llvm_problem {
   size_t source_count, source_cap;
   weir_llvm_build_stats stats;
   struct weir_llvm_positions *positions; /* per-node source positions (report/location.c) */
+  /* A plugin analysis (api/): its id, its rules (owned copies; a check's
+   * rule indexes them) and the words of a code flow's first step. */
+  char plugin_id[64];
+  char plugin_version[64];      /* SARIF tool.extensions (report/sarif.c); "" when not declared */
+  char plugin_description[256];
+  struct weir_llvm_rule_info *plugin_rules;
+  size_t plugin_rule_count;
+  char source_label[48];
   int failed; /* an allocation failed while recording */
 };
 
@@ -282,12 +290,16 @@ struct weir_llvm_ctx {
   struct weir_llvm_param_reads *param_reads; /* uninit: reads through parameters per function (analyses/uninit/paramref.c) */
   struct weir_llvm_ranges *ranges; /* uninit: element ranges of array accesses (analyses/uninit/ranges.c) */
   uint8_t *appended;             /* [memory objects] uninit: filled by appends at a count (analyses/uninit/append.c) */
+  struct weir_llvm_tag_table *tags; /* uninit: stores into struct fields, for tagged unions (analyses/uninit/tags.c) */
   weir_llvm_map libcall_index;   /* callee -> index into libcalls */
   weir_llvm_libcall *libcalls;
   size_t libcall_count, libcall_cap;
   const uint32_t *fact_map;      /* while building: fact -> built number (NONE: pruned) */
   weir_llvm_vec *demand;         /* first pass of module/emit.c: the facts checks look at, instead of checks */
   weir_llvm_reach reach;         /* weir_llvm_call_reach's caches (analyses/common.c) */
+  struct weir_analysis_ctx *api; /* a plugin analysis: the adapter's state (api/), else NULL */
+  const weir_llvm_config *names; /* the table whose names make a defined function a library call
+                                  * (taint: config; a plugin: its own table), or NULL */
   uint32_t fact_count;
   weir_llvm_vec fact_info;       /* per fact from 1: kind, id (analysis-defined) */
   uint32_t node_count;
@@ -358,6 +370,11 @@ int weir_llvm_ranges_partial_store(const weir_llvm_ctx *ctx, LLVMValueRef store)
  * not cover (checked against U, not U_all); appends why to `note`. */
 int weir_llvm_ranges_uncovered_read(const weir_llvm_ctx *ctx, LLVMValueRef load, uint32_t location,
                                     weir_llvm_text *note);
+/* Whether a load through `pointer` (at `inst`) reads the payload of a
+ * tagged union under a test of its tag whose every writer also writes the
+ * payload (analyses/uninit/tags.c): not a use of unset memory. */
+int weir_llvm_tag_guarded_read(weir_llvm_ctx *ctx, LLVMValueRef inst, LLVMValueRef pointer);
+void weir_llvm_tags_free(weir_llvm_ctx *ctx);
 /* Whether a printf-style call (a `format` sink of the table) with a
  * constant format does not read through argument `arg`: no %s takes it
  * (%p, %d, %n ...). 0 when the format cannot be followed (analyses/uninit/format.c). */
@@ -466,6 +483,7 @@ void weir_llvm_add_source(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, 
 extern const weir_llvm_hooks weir_llvm_taint_hooks;
 extern const weir_llvm_hooks weir_llvm_uninit_hooks;
 extern const weir_llvm_hooks weir_llvm_uaf_hooks;
+extern const weir_llvm_hooks weir_llvm_api_hooks; /* a plugin analysis (api/hooks.c) */
 
 /* Frees what weir_llvm_note_node recorded (report/location.c; NULL is fine). */
 void weir_llvm_positions_free(struct weir_llvm_positions *positions);

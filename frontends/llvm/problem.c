@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontends/llvm/api/api.h"
 #include "frontends/llvm/internal.h"
 
 void weir_llvm_problem_free(weir_llvm_problem *problem) {
@@ -24,6 +25,7 @@ void weir_llvm_problem_free(weir_llvm_problem *problem) {
   weir_ifds_problem_free(problem->ifds);
   weir_llvm_text_free(&problem->legend);
   weir_llvm_vec_free(&problem->legend_offset);
+  weir_llvm_api_free_rules(problem);
   free(problem);
 }
 
@@ -125,7 +127,7 @@ static void write_legend_line(FILE *out, uint32_t fact, const char *name, size_t
 static void write_comments(const weir_llvm_problem *problem, FILE *out) {
   const weir_llvm_build_stats *st = &problem->stats;
   fprintf(out, "# %s analysis of %s (weir analyze, LLVM frontend)\n",
-          weir_llvm_analysis_name(problem->analysis), problem->name);
+          weir_llvm_problem_analysis(problem), problem->name);
   fprintf(out, "# %u of %u facts can hold somewhere and lead to a check (%u can hold; the rest were pruned)\n",
           st->facts, st->facts_before_pruning, st->facts_generable);
   for (uint32_t f = 0; f < problem->ifds->fact_count; ++f) {

@@ -225,6 +225,12 @@ typedef struct weir_ifds_stats {
   uint32_t devices;
   uint64_t exchanged_keys, exchanged_bytes, rounds;
   double seconds_exchange;
+  /* Engine: atomic reservations of room on the device (path-edge log,
+   * incoming and end-summary lists, outboxes), one per reserve however many
+   * entries it takes; divided by path_edges: atomics per path edge. Appends
+   * aggregated per group (a workgroup's batch on cpu, a subgroup on GPUs)
+   * take fewer. Rolled-back iterations count again. */
+  uint64_t reserve_atomics;
 } weir_ifds_stats;
 
 #define WEIR_IFDS_STATS_INIT {.struct_size = sizeof(weir_ifds_stats)}
@@ -263,6 +269,18 @@ typedef struct weir_ifds_engine_options {
    * that order, with the phase's name ("upload", "solve", "read-back") and
    * its seconds. May be NULL. */
   void (*phase)(void *user, const char *phase, double seconds);
+  /* Nonzero: run the SPIR-V programs that reserve one atomic per appended
+   * entry even where the device has subgroup ballots (the fallback for
+   * devices without them; tests run both). The host and CUDA programs
+   * aggregate per workgroup / warp always. Setting WEIR_IFDS_PER_ITEM_APPENDS
+   * to anything but 0 in the environment does the same. */
+  int32_t per_item_appends;
+  /* Nonzero: 64-bit keys in the path-edge log and table even where 32 bits
+   * hold every key (node bits + 2 fact bits <= 32: 4 bytes of log and 5.3 of
+   * table per path edge instead of 8 and 10.7; host and CUDA programs on one
+   * device). WEIR_IFDS_WIDE_KEYS set to anything but 0 does the same; tests
+   * run both. */
+  int32_t wide_keys;
 } weir_ifds_engine_options;
 
 #define WEIR_IFDS_ENGINE_OPTIONS_INIT {.struct_size = sizeof(weir_ifds_engine_options)}

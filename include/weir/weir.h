@@ -123,7 +123,17 @@ typedef struct weir_device_info {
    * limit. Data larger than this must be split over several bindings. */
   uint64_t max_binding_bytes;
   char details[1536];   /* further "key: value" lines for `weir info` */
+  /* Subgroup (warp) operations a compute program may use on this device:
+   * invocations per subgroup (0: none or unknown) and WEIR_SUBGROUP_* bits
+   * (Vulkan: supportedOperations where supportedStages has compute; CUDA:
+   * warps of 32 with ballot; cpu: none). Programs that use them have a
+   * variant without them (see programs/glsl/ifds_common.glsl). */
+  uint32_t subgroup_size;
+  uint32_t subgroup_ops;
 } weir_device_info;
+
+#define WEIR_SUBGROUP_BASIC 1u  /* elect, barriers (GL_KHR_shader_subgroup_basic) */
+#define WEIR_SUBGROUP_BALLOT 2u /* ballot, broadcast, bit counts (GL_KHR_shader_subgroup_ballot) */
 
 #define WEIR_DEVICE_INFO_INIT {.struct_size = sizeof(weir_device_info)}
 #define WEIR_DEVICE_INFO_SIZE_V1 (offsetof(weir_device_info, details) + 1536u)

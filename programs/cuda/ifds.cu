@@ -34,7 +34,7 @@ __device__ __forceinline__ void walk(const weir_cuda_args &args) {
   }
   ifds_sink sink;
   for (uint64_t i = begin + first(); i < end; i += stride()) {
-    uint64_t key = *ifds_at(&cx, cx.plog, (uint32_t)i);
+    uint64_t key = ifds_log_get(&cx, (uint32_t)i);
     if (RELATE) ifds_relate_item(&cx, key, &sink);
     else ifds_expand_item(&cx, key, &sink);
     if (ifds_stopped(&cx)) return;
@@ -78,7 +78,7 @@ WEIR_CUDA_KERNEL_WG(weir_ifds_rehash, WEIR_IFDS_WORKGROUP) {
   ifds_ctx cx;
   ifds_cuda::context(args, &cx);
   for (uint64_t i = cx.pc.begin + ifds_cuda::first(); i < cx.pc.end; i += ifds_cuda::stride())
-    ifds_rehash_item(&cx, *ifds_at(&cx, cx.plog, (uint32_t)i));
+    ifds_rehash_item(&cx, ifds_log_get(&cx, (uint32_t)i));
 }
 
 WEIR_CUDA_KERNEL_WG(weir_ifds_unlink, WEIR_IFDS_WORKGROUP) {

@@ -2,9 +2,12 @@
 // order as programs/ifds/ifds_kernels.h (read them side by side), over the
 // same bindings (programs/ifds/ifds_host.h), control words and push
 // constants (programs/ifds/ifds_layout.h), which this file mirrors by hand.
-// Differences: one invocation per item (no workgroup-wide sink: each new
-// path edge reserves its log slot with one atomicAdd), 64-bit keys through
-// GL_EXT_shader_atomic_int64, and the loop budget below.
+// Differences: one invocation per item (no workgroup-wide sink: appends
+// reserve their entries at once, one atomicAdd per entry, or, compiled with
+// IFDS_SUBGROUP (the _sg programs, for devices with subgroup ballots), one
+// per group of subgroup invocations appending together: see
+// programs/ifds/ifds_sink.h), 64-bit keys through GL_EXT_shader_atomic_int64,
+// and the loop budget below.
 //
 // The loop budget: lavapipe (llvmpipe) runs a workgroup as SIMD vectors of
 // lanes, gives all loops of one vector's shader run ONE shared budget of
@@ -19,12 +22,16 @@
 // and the host rolls the iteration back and doubles `parts`.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
+#ifdef IFDS_SUBGROUP
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#endif
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 
 layout(push_constant) uniform Push {  // weir_ifds_push
   uint fact_bits, node_bits, mode, ptab_size, plog_cap, ctab_size, inc_cap, es_cap;
-  uint begin, end, value, probe_limit, part, parts, shard_shift, pad3;
+  uint begin, end, value, probe_limit, part, parts, shard_shift, key_words;  // key_words: always 2 here
   uint device, devices, out_cap, in_count;  // across devices
 } pc;
 
@@ -102,7 +109,7 @@ const uint G_PROCS = 1u, G_CALLS = 2u, G_SEEDS = 5u, G_NODE_REC = 6u, G_SUCC = 7
 // Control words (WEIR_IFDS_C_*), state and overflow bits.
 const uint C_A = 0u, C_B = 1u, C_PLOG = 2u, C_INC = 3u, C_ES = 4u, C_CTAB = 5u, C_STATE = 6u,
            C_OVERFLOW = 7u, C_ITER = 8u, C_INC_MARK = 9u, C_ES_MARK = 10u, C_MARKED = 11u,
-           C_MERGED = 12u, C_OUT = 16u, MAX_DEVICES = 64u, C_OUT_MARK = 80u, CTRL_WORDS = 144u;
+           C_MERGED = 12u, C_RESERVES = 13u, C_OUT = 16u, MAX_DEVICES = 64u, C_OUT_MARK = 80u, CTRL_WORDS = 144u;
 const uint S_CONVERGED = 1u, S_OVERFLOW = 2u;
 const uint O_PLOG = 1u, O_PTAB = 2u, O_CTAB = 4u, O_INC = 8u, O_ES = 16u, O_LOOP = 32u,
            O_OUT = 64u;
@@ -132,6 +139,40 @@ uint64_t ifds_hash(uint64_t k) {
   k *= 0xc4ceb9fe1a85ec53ul;
   k ^= k >> 33;
   return k;
+}
+
+// Reserves n entries of the relation counted in control word `word`
+// (ifds_reserve in ifds_kernels.h: counted in C_RESERVES).
+uint ifds_reserve(uint word, uint n) {
+  atomicAdd(ctrl[C_RESERVES], 1u);
+  return atomicAdd(ctrl[word], n);
+}
+
+// One entry for this invocation of the relation counted at control word
+// `word`. With subgroups, the invocations that reach this call together
+// take one atomic: the first active one reserves for all, each gets its own
+// entry in invocation order.
+uint ifds_reserve_one(uint word) {
+#ifdef IFDS_SUBGROUP
+  uvec4 lanes = subgroupBallot(true);
+  uint first = 0u;
+  if (subgroupElect()) first = ifds_reserve(word, subgroupBallotBitCount(lanes));
+  return subgroupBroadcastFirst(first) + subgroupBallotExclusiveBitCount(lanes);
+#else
+  return ifds_reserve(word, 1u);
+#endif
+}
+
+// An outbox entry for device `to`: with subgroups, the invocations that
+// send together are served one destination at a time (those sending to
+// the first active one's, then the rest), each destination one atomic.
+uint ifds_reserve_out(uint to) {
+#ifdef IFDS_SUBGROUP
+  for (uint j = 0u; j < MAX_DEVICES; ++j) {
+    if (subgroupBroadcastFirst(to) == to) return ifds_reserve_one(C_OUT + to);
+  }
+#endif
+  return ifds_reserve(C_OUT + to, 1u);
 }
 
 void ifds_overflow(uint which) {
@@ -243,10 +284,10 @@ uint ifds_flow_next(inout ifds_flow_iter it) {
   return EMPTY32;
 }
 
-// ---- the sink: one atomic per new edge ------------------------------------------
+// ---- the sink: one atomic per new edge, or per subgroup ------------------------------------------
 
 void ifds_sink_push(uint64_t key) {
-  uint at = atomicAdd(ctrl[C_PLOG], 1u);
+  uint at = ifds_reserve_one(C_PLOG);
   if (at < pc.plog_cap) plog_set(at, key);
   else ifds_overflow(O_PLOG);
 }
@@ -263,7 +304,7 @@ void ifds_candidate(uint64_t key) {
 uint ifds_owner(uint node) { return (G(G_OWNER, node >> 2) >> (8u * (node & 3u))) & 0xFFu; }
 bool ifds_foreign(uint node) { return pc.devices > 1u && ifds_owner(node) != pc.device; }
 void ifds_send(uint to, uint64_t key) {
-  uint at = atomicAdd(ctrl[C_OUT + to], 1u);
+  uint at = ifds_reserve_out(to);
   if (at < pc.out_cap) outbox[to * pc.out_cap + at] = key;
   else ifds_overflow(O_OUT);
 }
@@ -324,7 +365,7 @@ void ifds_relate_item(uint64_t key) {
         ifds_emit(d3, G(G_CALLEE_REC, 4u * k + 3u), d3);
         uint slot = ifds_context(callee_proc, d3);
         if (slot == EMPTY32) return;
-        uint e = atomicAdd(ctrl[C_INC], 1u);
+        uint e = ifds_reserve_one(C_INC);
         if (e >= pc.inc_cap) { ifds_overflow(O_INC); return; }
         inc_set(e, key);
         incm_set(e, 0u, k);
@@ -337,7 +378,7 @@ void ifds_relate_item(uint64_t key) {
   ifds_send_exit(n - calls, n, key);
   uint slot = ifds_context(n - calls, d1);
   if (slot == EMPTY32) return;
-  uint e = atomicAdd(ctrl[C_ES], 1u);
+  uint e = ifds_reserve_one(C_ES);
   if (e >= pc.es_cap) { ifds_overflow(O_ES); return; }
   es_set(e, 0u, d2);
   es_set(e, 1u, ifds_prepend(slot, 1u, e));
@@ -436,7 +477,8 @@ void ifds_restore() {
     ctrl[C_INC] = ctrl[C_INC_MARK];
     ctrl[C_ES] = ctrl[C_ES_MARK];
   } else {
-    for (uint i = 0u; i < C_OUT; ++i) ctrl[i] = 0u;
+    for (uint i = 0u; i < C_OUT; ++i)
+      if (i != C_RESERVES) ctrl[i] = 0u;
   }
   ifds_reset_outboxes(true);
   ctrl[C_STATE] = 0u;

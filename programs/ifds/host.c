@@ -1,7 +1,7 @@
 /* Host versions of the IFDS programs: each call runs one workgroup, which
  * walks its share of the items (grid-stride over chunks of the workgroup
  * size) with the shared per-item logic of ifds_kernels.h, and batches its
- * log appends in one sink (one atomic reservation per batch). */
+ * appends in one sink (ifds_sink_host.h: one atomic reservation per batch). */
 #include <string.h>
 
 #include "programs/ifds/ifds_host.h"
@@ -61,7 +61,7 @@ void weir_host_ifds_seed(const weir_host_invocation *inv) {
   ctx_from(inv, &cx);
   if (ifds_stopped(&cx)) return;
   ifds_sink sink;
-  sink.n = sink.candidates = 0;
+  ifds_sink_init(&sink);
   stride s = stride_of(inv);
   for (uint64_t base = s.first; base < cx.seed_count; base += s.step)
     for (uint64_t i = base; i < base + s.size && i < cx.seed_count; ++i)
@@ -85,10 +85,9 @@ void weir_host_ifds_rehash(const weir_host_invocation *inv) {
   for (uint64_t base = cx.pc.begin + s.first; base < cx.pc.end; base += s.step)
     for (uint64_t i = base; i < base + s.size && i < cx.pc.end; ++i) {
       if (i + WEIR_IFDS_PREFETCH < cx.pc.end)
-        __builtin_prefetch(ifds_at(
-            &cx, cx.ptab,
-            ifds_slot(*ifds_at(&cx, cx.plog, (uint32_t)(i + WEIR_IFDS_PREFETCH)), cx.pc.ptab_size)));
-      ifds_rehash_item(&cx, *ifds_at(&cx, cx.plog, (uint32_t)i));
+        __builtin_prefetch(ifds_path_slot(
+            &cx, ifds_slot(ifds_log_get(&cx, (uint32_t)(i + WEIR_IFDS_PREFETCH)), cx.pc.ptab_size)));
+      ifds_rehash_item(&cx, ifds_log_get(&cx, (uint32_t)i));
     }
 }
 
@@ -103,11 +102,11 @@ static inline const uint32_t *item_rec(const ifds_ctx *cx, uint64_t key) {
 
 static inline void prefetch_item(const ifds_ctx *cx, uint64_t i, uint64_t stop, int succ) {
   if (i + 2u * WEIR_IFDS_PREFETCH < stop) {
-    const uint32_t *rec = item_rec(cx, *ifds_at(cx, cx->plog, (uint32_t)(i + 2u * WEIR_IFDS_PREFETCH)));
+    const uint32_t *rec = item_rec(cx, ifds_log_get(cx, (uint32_t)(i + 2u * WEIR_IFDS_PREFETCH)));
     if (rec) __builtin_prefetch(rec);
   }
   if (succ && i + WEIR_IFDS_PREFETCH < stop) {
-    uint64_t key = *ifds_at(cx, cx->plog, (uint32_t)(i + WEIR_IFDS_PREFETCH));
+    uint64_t key = ifds_log_get(cx, (uint32_t)(i + WEIR_IFDS_PREFETCH));
     const uint32_t *rec = item_rec(cx, key);
     if (rec && ifds_key_node(cx, key) >= cx->calls) __builtin_prefetch(cx->succ + 2u * rec[0]);
   }
@@ -131,10 +130,10 @@ static void walk_delta(const weir_host_invocation *inv, item_fn fn, int expand) 
   uint64_t per = (end - begin + inv->grid[0] - 1u) / inv->grid[0];
   uint64_t lo = begin + per * inv->workgroup_id[0], hi = lo + per < end ? lo + per : end;
   ifds_sink sink;
-  sink.n = sink.candidates = 0;
+  ifds_sink_init(&sink);
   for (uint64_t i = lo; i < hi; ++i) {
     prefetch_item(&cx, i, hi, expand);
-    fn(&cx, *ifds_at(&cx, cx.plog, (uint32_t)i), &sink);
+    fn(&cx, ifds_log_get(&cx, (uint32_t)i), &sink);
     if ((i & 63u) == 0u && ifds_stopped(&cx)) break;
   }
   ifds_sink_flush(&cx, &sink);
@@ -149,7 +148,7 @@ void weir_host_ifds_ingest(const weir_host_invocation *inv) {
   ctx_from(inv, &cx);
   if (ifds_stopped(&cx)) return;
   ifds_sink sink;
-  sink.n = sink.candidates = 0;
+  ifds_sink_init(&sink);
   stride s = stride_of(inv);
   for (uint64_t base = s.first; base < cx.pc.in_count; base += s.step)
     for (uint64_t i = base; i < base + s.size && i < cx.pc.in_count; ++i)

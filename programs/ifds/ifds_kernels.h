@@ -1,8 +1,8 @@
 /* The IFDS engine's per-item logic, written once. It compiles as C11 (the
  * host programs, programs/ifds/host.c) and as CUDA (programs/cuda/ifds.cu):
  * the only differences are the qualifiers and atomics below and the sink
- * that appends new path edges to the log (per-workgroup batches on the host,
- * one atomic per edge on CUDA). programs/glsl/ifds_*.comp follow the same
+ * that appends (ifds_sink.h: per-workgroup batches on the host, per warp on
+ * CUDA). programs/glsl/ifds_*.comp follow the same
  * functions, names and order.
  *
  * Every function reads the full relations; inserts go through atomic
@@ -19,6 +19,9 @@ IFDS_FN uint64_t ifds_cas64(uint64_t *p, uint64_t expected, uint64_t desired) {
   return atomicCAS((unsigned long long *)p, (unsigned long long)expected,
                    (unsigned long long)desired);
 }
+IFDS_FN uint32_t ifds_cas32(uint32_t *p, uint32_t expected, uint32_t desired) {
+  return atomicCAS((unsigned *)p, expected, desired);
+}
 IFDS_FN uint64_t ifds_load64(const uint64_t *p) { return *(const volatile uint64_t *)p; }
 IFDS_FN uint32_t ifds_load32(const uint32_t *p) { return *(const volatile uint32_t *)p; }
 IFDS_FN uint32_t ifds_add32(uint32_t *p, uint32_t v) { return atomicAdd((unsigned *)p, v); }
@@ -34,6 +37,11 @@ IFDS_FN uint64_t ifds_cas64(uint64_t *p, uint64_t expected, uint64_t desired) {
   atomic_compare_exchange_strong_explicit((_Atomic uint64_t *)p, &expected, desired,
                                           IFDS_RELAXED, IFDS_RELAXED);
   return expected; /* the old value, as atomicCAS returns it */
+}
+IFDS_FN uint32_t ifds_cas32(uint32_t *p, uint32_t expected, uint32_t desired) {
+  atomic_compare_exchange_strong_explicit((_Atomic uint32_t *)p, &expected, desired,
+                                          IFDS_RELAXED, IFDS_RELAXED);
+  return expected;
 }
 IFDS_FN uint64_t ifds_load64(const uint64_t *p) {
   return atomic_load_explicit((_Atomic uint64_t *)(uintptr_t)p, IFDS_RELAXED);
@@ -165,6 +173,14 @@ IFDS_FN uint64_t ifds_hash(uint64_t k) {
   return k;
 }
 
+/* Reserves n entries of the relation whose count is control word `word`:
+ * returns the first. Counted (C_RESERVES) for the atomics-per-path-edge
+ * figure. */
+IFDS_FN uint32_t ifds_reserve(const ifds_ctx *cx, uint32_t word, uint32_t n) {
+  ifds_add32(&cx->ctrl[WEIR_IFDS_C_RESERVES], 1u);
+  return ifds_add32(&cx->ctrl[word], n);
+}
+
 IFDS_FN void ifds_overflow(const ifds_ctx *cx, uint32_t which) {
   ifds_or32(&cx->ctrl[WEIR_IFDS_C_OVERFLOW], which);
   ifds_or32(&cx->ctrl[WEIR_IFDS_C_STATE], WEIR_IFDS_S_OVERFLOW);
@@ -226,6 +242,59 @@ IFDS_FN uint32_t ifds_set_find(const ifds_ctx *cx, uint64_t *const *table, uint3
   return WEIR_IFDS_EMPTY32;
 }
 
+/* ---- the path-edge log and table: 32- or 64-bit keys ---------------------- */
+
+/* Keys are built and taken apart as 64-bit values everywhere; only the log
+ * and the table store them in 32 bits when pc.key_words is 1 (the host
+ * picks that when node bits + 2 fact bits fit: engine/ifds/engine/graph.c).
+ * The width is uniform over a dispatch, so the branch costs no divergence. */
+IFDS_FN int ifds_narrow(const ifds_ctx *cx) { return cx->pc.key_words == 1u; }
+IFDS_FN uint32_t *ifds_at32(const ifds_ctx *cx, uint64_t *const *shards, uint32_t i) {
+  return (uint32_t *)shards[(uint64_t)i >> cx->pc.shard_shift] + (i & cx->mask);
+}
+IFDS_FN uint64_t ifds_log_get(const ifds_ctx *cx, uint32_t i) {
+  return ifds_narrow(cx) ? *ifds_at32(cx, cx->plog, i) : *ifds_at(cx, cx->plog, i);
+}
+IFDS_FN void ifds_log_set(const ifds_ctx *cx, uint32_t i, uint64_t key) {
+  if (ifds_narrow(cx)) *ifds_at32(cx, cx->plog, i) = (uint32_t)key;
+  else *ifds_at(cx, cx->plog, i) = key;
+}
+/* Where the table slot lives (for prefetching). */
+IFDS_FN const void *ifds_path_slot(const ifds_ctx *cx, uint32_t slot) {
+  if (ifds_narrow(cx)) return ifds_at32(cx, cx->ptab, slot);
+  return ifds_at(cx, cx->ptab, slot);
+}
+
+/* ifds_set_insert for 32-bit keys (all ones = empty, never a key: graph.c). */
+IFDS_FN int ifds_set_insert32(const ifds_ctx *cx, uint64_t *const *table, uint32_t size,
+                              uint32_t key, uint32_t *slot_out) {
+  uint32_t slot = ifds_slot(key, size), limit = cx->pc.probe_limit;
+  uint32_t shift = cx->pc.shard_shift, mask = cx->mask;
+  uint32_t *first = (uint32_t *)table[0];
+  for (uint32_t probe = 0; probe <= limit && probe < size; ++probe) {
+    uint32_t *at = shift >= 32u ? first + slot : (uint32_t *)table[slot >> shift] + (slot & mask);
+    uint32_t seen = ifds_load32(at);
+    if (seen == WEIR_IFDS_EMPTY32) {
+      seen = ifds_cas32(at, WEIR_IFDS_EMPTY32, key);
+      if (seen == WEIR_IFDS_EMPTY32) {
+        *slot_out = slot;
+        return 1;
+      }
+    }
+    if (seen == key) {
+      *slot_out = slot;
+      return 0;
+    }
+    slot = slot + 1u == size ? 0u : slot + 1u;
+  }
+  return -1;
+}
+/* A path edge into the table: 1 new, 0 present, -1 overflow. */
+IFDS_FN int ifds_path_insert(const ifds_ctx *cx, uint64_t key, uint32_t *slot) {
+  if (ifds_narrow(cx)) return ifds_set_insert32(cx, cx->ptab, cx->pc.ptab_size, (uint32_t)key, slot);
+  return ifds_set_insert(cx, cx->ptab, cx->pc.ptab_size, key, slot);
+}
+
 /* ---- flow functions ------------------------------------------------------ */
 
 /* Iterates f(d) without duplicates: the implied 0 -> 0, the identity (unless
@@ -275,88 +344,9 @@ IFDS_FN uint32_t ifds_flow_next(const ifds_ctx *cx, ifds_flow_iter *it) {
   return WEIR_IFDS_EMPTY32;
 }
 
-/* ---- the sink: where candidate and new path edges go ---------------------- */
+/* ---- the sink: where new path edges, list and outbox entries go ---------- */
 
-/* Inserts a path edge into the table; appends it to the log when it is new
- * (through the sink's log batch on the host). */
-typedef struct ifds_sink ifds_sink;
-IFDS_FN void ifds_sink_push(const ifds_ctx *cx, ifds_sink *s, uint64_t key);
-IFDS_FN void ifds_insert_new(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
-  uint32_t slot;
-  int r = ifds_set_insert(cx, cx->ptab, cx->pc.ptab_size, key, &slot);
-  if (r > 0) ifds_sink_push(cx, s, key);
-  else if (r < 0) ifds_overflow(cx, WEIR_IFDS_O_PTAB);
-}
-
-#ifdef __CUDACC__
-/* One thread per item; the candidate is inserted at once and a new edge
- * takes one atomic on the log counter (same-address atomics of a warp are
- * combined by the hardware). */
-struct ifds_sink {
-  int unused;
-};
-IFDS_FN void ifds_sink_push(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
-  (void)s;
-  uint32_t at = ifds_add32(&cx->ctrl[WEIR_IFDS_C_PLOG], 1u);
-  if (at < cx->pc.plog_cap) *ifds_at(cx, cx->plog, at) = key;
-  else ifds_overflow(cx, WEIR_IFDS_O_PLOG);
-}
-IFDS_FN void ifds_candidate(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
-  ifds_insert_new(cx, s, key);
-}
-#else
-/* A host workgroup batches twice: candidates are inserted a batch at a time
- * with the table slot of a later candidate prefetched (random probes into a
- * large table overlap instead of stalling one by one), and new edges reserve
- * log room once per batch: one atomic per WEIR_IFDS_SINK_BATCH edges instead
- * of one per edge. */
-#define WEIR_IFDS_SINK_BATCH 512u
-#define WEIR_IFDS_CANDIDATES 256u
-#define WEIR_IFDS_PREFETCH 8u
-struct ifds_sink {
-  uint32_t n, candidates;
-  uint64_t keys[WEIR_IFDS_SINK_BATCH];
-  uint64_t candidate[WEIR_IFDS_CANDIDATES];
-};
-IFDS_FN void ifds_sink_flush_log(const ifds_ctx *cx, ifds_sink *s) {
-  if (s->n == 0u) return;
-  uint32_t at = ifds_add32(&cx->ctrl[WEIR_IFDS_C_PLOG], s->n);
-  if (at <= cx->pc.plog_cap && s->n <= cx->pc.plog_cap - at) {
-    /* In runs that stay inside one shard. */
-    for (uint32_t done = 0; done < s->n;) {
-      uint32_t i = at + done, room = cx->mask - (i & cx->mask) + 1u;
-      uint32_t n = s->n - done < room || room == 0u ? s->n - done : room;
-      memcpy(ifds_at(cx, cx->plog, i), s->keys + done, (size_t)n * sizeof s->keys[0]);
-      done += n;
-    }
-  } else
-    ifds_overflow(cx, WEIR_IFDS_O_PLOG);
-  s->n = 0u;
-}
-IFDS_FN void ifds_sink_push(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
-  s->keys[s->n++] = key;
-  if (s->n == WEIR_IFDS_SINK_BATCH) ifds_sink_flush_log(cx, s);
-}
-IFDS_FN void ifds_sink_drain(const ifds_ctx *cx, ifds_sink *s) {
-  uint32_t n = s->candidates;
-  s->candidates = 0u;
-  for (uint32_t j = 0; j < n; ++j) {
-    if (j + WEIR_IFDS_PREFETCH < n)
-      __builtin_prefetch(
-          ifds_at(cx, cx->ptab, ifds_slot(s->candidate[j + WEIR_IFDS_PREFETCH], cx->pc.ptab_size)));
-    ifds_insert_new(cx, s, s->candidate[j]);
-  }
-}
-IFDS_FN void ifds_candidate(const ifds_ctx *cx, ifds_sink *s, uint64_t key) {
-  s->candidate[s->candidates++] = key;
-  if (s->candidates == WEIR_IFDS_CANDIDATES) ifds_sink_drain(cx, s);
-}
-/* End of a workgroup: every candidate inserted, every new edge logged. */
-IFDS_FN void ifds_sink_flush(const ifds_ctx *cx, ifds_sink *s) {
-  ifds_sink_drain(cx, s);
-  ifds_sink_flush_log(cx, s);
-}
-#endif
+#include "programs/ifds/ifds_sink.h"
 
 /* ---- across devices ------------------------------------------------------ */
 
@@ -368,13 +358,8 @@ IFDS_FN uint32_t ifds_owner(const ifds_ctx *cx, uint32_t node) {
 IFDS_FN int ifds_foreign(const ifds_ctx *cx, uint32_t node) {
   return cx->pc.devices > 1u && ifds_owner(cx, node) != cx->pc.device;
 }
-/* Appends `key` to the outbox for device `to` (moved by the host between
- * iterations; see engine/ifds/engine/multi.c). */
-IFDS_FN void ifds_send(const ifds_ctx *cx, uint32_t to, uint64_t key) {
-  uint32_t at = ifds_add32(&cx->ctrl[WEIR_IFDS_C_OUT + to], 1u);
-  if (at < cx->pc.out_cap) cx->out[(uint64_t)to * cx->pc.out_cap + at] = key;
-  else ifds_overflow(cx, WEIR_IFDS_O_OUT);
-}
+/* ifds_send (the sink) appends `key` to the outbox for device `to`, moved
+ * by the host between iterations; see engine/ifds/engine/multi.c. */
 
 /* Relate replayed over the log after a full rebuild (MODE_RANGE) finds only
  * what was found and sent before: it sends nothing. */
@@ -385,18 +370,19 @@ IFDS_FN int ifds_replaying(const ifds_ctx *cx) { return cx->pc.mode == WEIR_IFDS
 IFDS_FN void ifds_emit(const ifds_ctx *cx, ifds_sink *s, uint32_t d1, uint32_t node, uint32_t d2) {
   uint64_t key = ifds_key(cx, d1, node, d2);
   if (!ifds_foreign(cx, node)) ifds_candidate(cx, s, key);
-  else if (!ifds_replaying(cx)) ifds_send(cx, ifds_owner(cx, node), key);
+  else if (!ifds_replaying(cx)) ifds_send(cx, s, ifds_owner(cx, node), key);
 }
 
 /* An exit edge of a procedure this device owns also goes to every other
  * device that owns a caller of it: there it becomes an end summary and meets
  * that device's incoming entries (the callers' path edges stay with their
  * owner). Exit edges a device received are never sent on. */
-IFDS_FN void ifds_send_exit(const ifds_ctx *cx, uint32_t q, uint32_t node, uint64_t key) {
+IFDS_FN void ifds_send_exit(const ifds_ctx *cx, ifds_sink *s, uint32_t q, uint32_t node,
+                            uint64_t key) {
   if (cx->pc.devices <= 1u || ifds_owner(cx, node) != cx->pc.device || ifds_replaying(cx)) return;
   for (uint32_t j = 0; j < cx->pc.devices; ++j) {
     uint32_t word = cx->callers[2u * q + (j >> 5)];
-    if (j != cx->pc.device && ((word >> (j & 31u)) & 1u)) ifds_send(cx, j, key);
+    if (j != cx->pc.device && ((word >> (j & 31u)) & 1u)) ifds_send(cx, s, j, key);
   }
 }
 
@@ -434,7 +420,7 @@ IFDS_FN void ifds_seed_item(const ifds_ctx *cx, uint32_t i, ifds_sink *s) {
 /* Rebuild: put a logged path edge back into a fresh table. */
 IFDS_FN void ifds_rehash_item(const ifds_ctx *cx, uint64_t key) {
   uint32_t slot;
-  if (ifds_set_insert(cx, cx->ptab, cx->pc.ptab_size, key, &slot) < 0)
+  if (ifds_path_insert(cx, key, &slot) < 0)
     ifds_overflow(cx, WEIR_IFDS_O_PTAB);
 }
 
@@ -457,29 +443,15 @@ IFDS_FN void ifds_relate_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
         ifds_emit(cx, s, d3, callee[3], d3);
         uint32_t slot = ifds_context(cx, callee[0], d3);
         if (slot == WEIR_IFDS_EMPTY32) return;
-        uint32_t e = ifds_add32(&cx->ctrl[WEIR_IFDS_C_INC], 1u);
-        if (e >= cx->pc.inc_cap) {
-          ifds_overflow(cx, WEIR_IFDS_O_INC);
-          return;
-        }
-        *ifds_at(cx, cx->inc, e) = key;
-        *ifds_at2(cx, cx->incm, e, 0u) = k;
-        *ifds_at2(cx, cx->incm, e, 1u) = ifds_exch32(ifds_at2(cx, cx->chead, slot, 0u), e);
+        ifds_add_incoming(cx, s, key, k, slot);
       }
     }
     return;
   }
   if (n - cx->calls >= cx->procs || cx->pc.part != 0u) return; /* ordinary, or not pass 0 */
-  ifds_send_exit(cx, n - cx->calls, n, key);
+  ifds_send_exit(cx, s, n - cx->calls, n, key);
   uint32_t slot = ifds_context(cx, n - cx->calls, d1);
-  if (slot == WEIR_IFDS_EMPTY32) return;
-  uint32_t e = ifds_add32(&cx->ctrl[WEIR_IFDS_C_ES], 1u);
-  if (e >= cx->pc.es_cap) {
-    ifds_overflow(cx, WEIR_IFDS_O_ES);
-    return;
-  }
-  *ifds_at2(cx, cx->es, e, 0u) = d2;
-  *ifds_at2(cx, cx->es, e, 1u) = ifds_exch32(ifds_at2(cx, cx->chead, slot, 1u), e);
+  if (slot != WEIR_IFDS_EMPTY32) ifds_add_summary(cx, s, d2, slot);
 }
 
 /* Applies flow f to d and emits (d1, node, d') for each result d'. */
@@ -619,7 +591,8 @@ IFDS_FN void ifds_restore(const ifds_ctx *cx) {
     c[WEIR_IFDS_C_INC] = c[WEIR_IFDS_C_INC_MARK];
     c[WEIR_IFDS_C_ES] = c[WEIR_IFDS_C_ES_MARK];
   } else {
-    for (uint32_t i = 0; i < WEIR_IFDS_C_OUT; ++i) c[i] = 0u;
+    for (uint32_t i = 0; i < WEIR_IFDS_C_OUT; ++i)
+      if (i != WEIR_IFDS_C_RESERVES) c[i] = 0u;
   }
   /* What this round sent before the iteration stays; the redo sends again. */
   ifds_reset_outboxes(cx, 1);

@@ -8,6 +8,7 @@
  *   plog  u64[plog_cap]   every path edge ever found, in discovery order; the
  *                         delta of an iteration is the slice [A, B) of it
  *   ptab  u64[ptab_size]   open-addressing set of path-edge keys (dedup)
+ *                         (plog and ptab: u32 when key_words is 1)
  *   ctab  u64[ctab_size]   contexts (proc, entry fact) -> slot
  *   chead u32[2*slots]    per context: head of its incoming list, head of its
  *                         end-summary list
@@ -86,6 +87,11 @@ enum {
   WEIR_IFDS_C_ES_MARK,    /* end-summary entries when the current iteration began */
   WEIR_IFDS_C_MARKED,     /* 1: the marks describe the current iteration (rollback by unlink) */
   WEIR_IFDS_C_MERGED,     /* across devices: 1 once this round's inbox joined the delta */
+  /* Atomic reservations of room (log, incoming, end summaries, outboxes):
+   * one per reserve, however many entries it takes, so the host can report
+   * atomics per path edge. Counts up modulo 2^32 and survives every restore
+   * (the host sums the difference after each window). */
+  WEIR_IFDS_C_RESERVES,
   /* Across devices: entries in the outbox for device j at word C_OUT + j
    * (zero when a round begins), and at word C_OUT_MARK + j their number
    * when the current iteration began (a rollback goes back to it). */
@@ -149,7 +155,8 @@ typedef struct weir_ifds_push {
   uint32_t parts;      /* passes the long loops are split over (0 or 1: one) */
   uint32_t shard_shift; /* entry i of a relation is entry i & (2^shift - 1) of shard i >> shift
                            (32: one shard, no limit) */
-  uint32_t pad;
+  uint32_t key_words;  /* 1: the path-edge log and table hold 32-bit keys (the key fits);
+                          else 64-bit. Host and CUDA programs only: SPIR-V runs with 2 */
   /* Across devices (weir_ifds_solve_engine_group): this device's index and
    * the device count (0 or 1: one device, no owner checks), the entries of
    * each per-destination outbox, and the entries of the inbox (ingest). */

@@ -14,5 +14,6 @@ from ._weir import (  # noqa: F401
 from . import ifds  # noqa: F401
 from . import ide  # noqa: F401
 from . import fft  # noqa: F401
+from .analyze import analyze, AnalyzeError, Finding, Location  # noqa: F401
 
 __version__ = version()

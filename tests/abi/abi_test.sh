@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# abi_test.sh LIBWEIR WEIR_TOOL INCLUDE_DIR ABI_VERSION
+# abi_test.sh LIBWEIR WEIR_TOOL INCLUDE_DIR ABI_VERSION [WEIR_ANALYZE]
 # Checks the ABI promises of docs/packaging.md on a built libweir.so:
 #  1. `nm -D --defined-only` lists weir_* names only (no internal helpers,
 #     no volk entry points);
 #  2. every function declared in include/weir/*.h is exported (WEIR_API);
 #  3. the SONAME is libweir.so.ABI_VERSION;
-#  4. the weir command links neither Check (libcheck, libsubunit) nor LLVM.
+#  4. the weir command links neither Check (libcheck, libsubunit) nor LLVM;
+#  5. with WEIR_ANALYZE: every function include/weir/analysis.h declares
+#     (WEIR_ANALYSIS_API: served to analysis plugins by weir-analyze, not
+#     libweir) is exported by weir-analyze, and every function it exports is
+#     a weir_* name.
 set -u
-lib=$1 tool=$2 include=$3 abi=$4
+lib=$1 tool=$2 include=$3 abi=$4 analyze=${5:-}
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
@@ -25,7 +29,7 @@ fi
 
 declared=$(cat "$include"/*.h | sed -nE 's/^WEIR_API [^(]*[ *](weir_[a-z0-9_]+) *\(.*/\1/p' | sort -u)
 unmarked=$(cat "$include"/*.h | grep -E '^[A-Za-z_][A-Za-z0-9_ ]*[ *]weir_[a-z0-9_]+\(' \
-           | grep -vE '^(WEIR_API|typedef|static|#)' || true)
+           | grep -vE '^(WEIR_API|WEIR_ANALYSIS_API|typedef|static|#)' || true)
 if [ -n "$unmarked" ]; then
   bad "public declarations without WEIR_API (hidden in libweir.so, so consumers cannot link them):"
   echo "$unmarked" | sed 's/^/    /'
@@ -48,7 +52,25 @@ if echo "$deps" | grep -Eq 'libcheck|libsubunit|libLLVM'; then
   echo "  Fix: link Check only into tests (tests/CMakeLists.txt) and LLVM only into weir-analyze (frontends/llvm)."
 fi
 
+if [ -n "$analyze" ]; then
+  served=$(nm -D --defined-only "$analyze" | awk '$2 == "T" {print $3}' | sort -u)
+  wanted=$(cat "$include"/*.h | sed -nE 's/^WEIR_ANALYSIS_API [^(]*[ *](weir_[a-z0-9_]+) *\(.*/\1/p' | sort -u)
+  [ -n "$wanted" ] || bad "no WEIR_ANALYSIS_API declarations in $include. Fix: is weir/analysis.h there?"
+  absent=$(comm -23 <(echo "$wanted") <(echo "$served"))
+  if [ -n "$absent" ]; then
+    bad "declared WEIR_ANALYSIS_API but not exported by $analyze:"
+    echo "$absent" | sed 's/^/    /'
+    echo "  Fix: define them in frontends/llvm/api and keep their prefix in api/exports.list."
+  fi
+  foreign=$(echo "$served" | grep -v '^weir_' || true)
+  if [ -n "$foreign" ]; then
+    bad "weir-analyze exports functions without the weir_ prefix:"
+    echo "$foreign" | head -20 | sed 's/^/    /'
+    echo "  Fix: narrow frontends/llvm/api/exports.list."
+  fi
+fi
+
 if [ $fail = 0 ]; then
-  echo "abi: $(echo "$exported" | grep -c '^weir_') weir_* functions exported, $(echo "$declared" | wc -l) declared, SONAME $soname; weir links no Check/LLVM"
+  echo "abi: $(echo "$exported" | grep -c '^weir_') weir_* functions exported, $(echo "$declared" | wc -l) declared, SONAME $soname; weir links no Check/LLVM${analyze:+; weir-analyze serves $(echo "$wanted" | wc -l) analysis API functions}"
 fi
 exit $fail

@@ -2,7 +2,9 @@
  * by the engine on every available backend, give the reference solver's
  * result byte for byte. Every other problem also starts from tiny
  * capacities and one-iteration windows, so growth, rebuild and window
- * adaptation are exercised across all presets. */
+ * adaptation are exercised across all presets; half of each kind run with
+ * per-item appends (SPIR-V: the programs without subgroup operations), a
+ * third with 64-bit keys where 32-bit ones fit. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,17 +48,26 @@ START_TEST(property_engine_matches_reference) {
         failures++;
         continue;
       }
-      weir_ifds_engine_options tiny = {.struct_size = sizeof(weir_ifds_engine_options), .initial_table_capacity = 8,
-                                       .initial_frontier_capacity = 4,
-                                       .initial_window = 1};
+      /* Half the problems (odd seeds) start tiny; half run the SPIR-V
+       * programs with one atomic per append (the fallback for devices
+       * without subgroup ballots); a third keep 64-bit keys where 32 bits
+       * would do. */
+      weir_ifds_engine_options eo = {.struct_size = sizeof eo, .per_item_appends = seed % 4u >= 2u,
+                                    .wide_keys = seed % 3u == 0u};
+      if (seed % 2u) {
+        eo.initial_table_capacity = 8;
+        eo.initial_frontier_capacity = 4;
+        eo.initial_window = 1;
+      }
       for (size_t b = 0; b < nb; ++b) {
         char why[512];
         weir_ifds_stats stats = WEIR_IFDS_STATS_INIT;
-        const weir_ifds_engine_options *opt = seed % 2u ? &tiny : NULL;
+        const weir_ifds_engine_options *opt = seed % 12u == 4u ? NULL : &eo; /* NULL: defaults */
         if (!engine_matches_reference(backends[b], problem, opt, &stats, why, sizeof why)) {
-          fprintf(stderr, "FAIL on %s%s: %s\n  reproduce: %s > p.ifds && weir solve p.ifds "
+          fprintf(stderr, "FAIL on %s%s%s%s: %s\n  reproduce: %s > p.ifds && weir solve p.ifds "
                   "--solver engine --backend %s\n", weir_backend_id(backends[b]),
-                  opt ? " (tiny capacities)" : "", why, cmd, weir_backend_id(backends[b]));
+                  seed % 2u ? " (tiny capacities)" : "", eo.per_item_appends ? " (per-item appends)" : "",
+                  eo.wide_keys ? " (64-bit keys)" : "", why, cmd, weir_backend_id(backends[b]));
           failures++;
         } else {
           solved++;

@@ -177,7 +177,8 @@ START_TEST(result_and_stats_files) {
   ck_assert_str_eq(text, "weir-ifds-result 1\npath-edges 3\nholds 2\n0 0\n4 7\n");
   free(text);
   weir_ifds_stats st = {
-      .struct_size = sizeof st, .path_edges = 10, .iterations = 12, .seconds_solve = 0.5, .peak_resident_bytes = 285};
+      .struct_size = sizeof st, .path_edges = 10, .iterations = 12, .seconds_solve = 0.5, .peak_resident_bytes = 285,
+      .reserve_atomics = 25};
   char *json = NULL;
   size_t length = 0;
   FILE *f = open_memstream(&json, &length);
@@ -187,6 +188,7 @@ START_TEST(result_and_stats_files) {
       json, "{\"solver\": \"reference\", \"backend\": \"host\", \"seconds_load\": 0.250000"));
   ck_assert_ptr_nonnull(strstr(json, "\"path_edges\": 10,"));
   ck_assert_ptr_nonnull(strstr(json, "\"iterations\": 12,"));
+  ck_assert_ptr_nonnull(strstr(json, "\"reserve_atomics\": 25, \"atomics_per_path_edge\": 2.5000,"));
   ck_assert_ptr_nonnull(
       strstr(json, "\"path_edges_per_second\": 20.0, \"bytes_per_path_edge\": 28.50}\n"));
   free(json);

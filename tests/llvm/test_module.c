@@ -478,6 +478,83 @@ START_TEST(test_thread_decided_branches) {
 }
 END_TEST
 
+/* Copies made so that a constant error code decides the return (OVS's
+ * stream-replay receive, module/thread.c and module/tail.c):
+ *   - at -O0 the join calls unlock() before `br` on the error: each path
+ *     with a constant error gets its own copy of the call and goes straight
+ *     to the side the error picks;
+ *   - at -O2 the join returns through a `select` whose load of `len` is
+ *     speculated: the constant path's copy has no load and no select.
+ * Either way every path still calls unlock() exactly once. */
+START_TEST(test_copies_for_error_codes) {
+  static const char ir[] =
+      "declare void @unlock()\n"
+      "declare i32 @read(i32*)\n"
+      "define i32 @o0(i1 %ready) {\n"
+      "entry:\n"
+      "  %len = alloca i32\n"
+      "  br i1 %ready, label %try, label %busy\n"
+      "busy:\n"
+      "  br label %out\n"
+      "try:\n"
+      "  %r = call i32 @read(i32* %len)\n"
+      "  br label %out\n"
+      "out:\n"
+      "  %e = phi i32 [ 11, %busy ], [ %r, %try ]\n"
+      "  call void @unlock()\n"
+      "  %bad = icmp ne i32 %e, 0\n"
+      "  br i1 %bad, label %neg, label %good\n"
+      "neg:\n"
+      "  %m = sub i32 0, %e\n"
+      "  ret i32 %m\n"
+      "good:\n"
+      "  %l = load i32, i32* %len\n"
+      "  ret i32 %l\n"
+      "}\n"
+      "define i32 @o2(i1 %ready) {\n"
+      "entry:\n"
+      "  %len = alloca i32\n"
+      "  br i1 %ready, label %try, label %out\n"
+      "try:\n"
+      "  %r = call i32 @read(i32* %len)\n"
+      "  br label %out\n"
+      "out:\n"
+      "  %e = phi i32 [ 11, %entry ], [ %r, %try ]\n"
+      "  call void @unlock()\n"
+      "  %ok = icmp eq i32 %e, 0\n"
+      "  %m = sub i32 0, %e\n"
+      "  %l = load i32, i32* %len\n"
+      "  %v = select i1 %ok, i32 %l, i32 %m\n"
+      "  ret i32 %v\n"
+      "}\n";
+  LLVMContextRef context = LLVMContextCreate();
+  weir_llvm_prepare_stats stats = {0};
+  LLVMModuleRef m = prepare_text(context, "copies.ll", ir, sizeof ir - 1, &stats);
+  for (int f = 0; f < 2; ++f) {
+    LLVMValueRef fn = function(m, f ? "o2" : "o0");
+    unsigned calls = 0, loads = 0, rets = 0;
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
+      unsigned here_calls = 0, here_loads = 0;
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+        LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+        size_t length = 0;
+        if (callee && strcmp(LLVMGetValueName2(callee, &length), "unlock") == 0) ++here_calls;
+        if (LLVMIsALoadInst(i)) ++here_loads;
+        if (LLVMIsAReturnInst(i)) ++rets;
+      }
+      calls += here_calls;
+      loads += here_loads;
+    }
+    ck_assert_uint_eq(calls, 2); /* one copy per path: busy, and the rest */
+    ck_assert_uint_eq(loads, 1); /* the copy for the constant path has none */
+    ck_assert_uint_ge(rets, 2);
+  }
+  ck_assert_uint_ge(stats.threaded_edges, 2);
+  LLVMDisposeModule(m);
+  LLVMContextDispose(context);
+}
+END_TEST
+
 /* A volatile or address-taken global, a weak one, and undef never fold. */
 START_TEST(test_no_fold_on_undef_or_volatile) {
   static const char ir[] =
@@ -587,6 +664,7 @@ static Suite *module_suite(void) {
   tcase_add_test(tc, test_switch_phis_from_memory);
   tcase_add_test(tc, test_no_fold_on_undef_or_volatile);
   tcase_add_test(tc, test_thread_decided_branches);
+  tcase_add_test(tc, test_copies_for_error_codes);
   tcase_add_test(tc, test_unverifiable_input);
   tcase_add_test(tc, test_memory_limit_refused);
   tcase_add_test(tc, test_build_files);

@@ -47,6 +47,7 @@ typedef struct ifds_engine {
   weir_backend *backend;
   const weir_ifds_problem *problem;
   uint32_t fact_bits, node_bits;
+  uint32_t key_words; /* 1: the log and table hold 32-bit keys; 2: 64-bit (solve.c) */
   uint32_t grid;         /* workgroups per delta dispatch, adapted per window */
   uint32_t max_grid;     /* workgroups for full-size work (clears, rebuilds) */
   uint64_t graph_words;
@@ -61,8 +62,13 @@ typedef struct ifds_engine {
   ifds_caps caps;
   uint64_t plog_allocated; /* entries of the log buffer (caps.plog once allocated) */
   const weir_program *prog[IFDS_P_COUNT];
+  int subgroup_appends; /* the _sg programs: appends reserved once per subgroup (solve.c) */
   uint32_t ctrl[WEIR_IFDS_CTRL_READ]; /* the last window's read-back */
   uint64_t growths, windows;
+  /* Atomic reservations on the device (C_RESERVES, a 32-bit count that
+   * wraps): their sum, and the count at the last read-back. */
+  uint64_t reserves;
+  uint32_t reserves_seen;
   int keep_table;   /* rollback keeps the table and the log past B (no rehash) */
   int full_rebuild; /* the next window's prefix: 1 rebuild everything, 0 roll back one iteration */
   uint32_t parts;   /* passes of relate and expand (window.c: split_loops) */
@@ -89,9 +95,10 @@ weir_status weir_ifds_engine_args_in(const char *fn, const weir_ifds_engine_opti
 weir_status weir_ifds_engine_init(ifds_engine *e, weir_backend *backend,
                                   const weir_ifds_problem *problem,
                                   const weir_ifds_engine_options *options);
-/* The logged keys [0, ctrl[C_PLOG]): in place on a host device, else
- * downloaded into *owned (the caller frees it; NULL when in place). */
-weir_status weir_ifds_engine_log_keys(ifds_engine *e, const uint64_t **keys, uint64_t **owned);
+/* The logged keys [0, ctrl[C_PLOG]), 4 * key_words bytes each: in place on
+ * a host device, else downloaded into *owned (the caller frees it; NULL
+ * when in place). */
+weir_status weir_ifds_engine_log_keys(ifds_engine *e, const void **keys, void **owned);
 
 /* The path edges (d1, node, d2) of a solve, in the problem's numbering and
  * the log's order (discovery order): phase 0 of the IDE engine. */
@@ -110,6 +117,10 @@ void weir_ifds_path_edges_free(ifds_path_edges *edges);
 /* graph.c: key widths, the packed graph buffer. */
 weir_status weir_ifds_engine_key_bits(const weir_ifds_problem *problem, uint32_t *fact_bits,
                                       uint32_t *node_bits);
+/* Whether every path edge key fits 32 bits with all ones left for the
+ * empty table slot (node bits + 2 fact bits <= 32). */
+int weir_ifds_engine_keys_fit_32(const weir_ifds_problem *problem, uint32_t fact_bits,
+                                 uint32_t node_bits);
 /* *to_old: the problem's node of each device node (caller frees). */
 /* proc_owner (across devices; NULL for one device): the owning device of
  * each procedure, which adds the owner and callers arrays (ifds_layout.h). */
@@ -137,9 +148,15 @@ void weir_ifds_engine_free_all(ifds_engine *e);
 weir_status weir_ifds_engine_reserve(ifds_engine *e, uint64_t extra, int *rehash);
 /* Frees everything but the graph, the control block and the log. */
 void weir_ifds_engine_release_derived(ifds_engine *e);
-uint64_t weir_ifds_engine_state_bytes(const ifds_caps *caps);
+uint64_t weir_ifds_engine_state_bytes(const ifds_engine *e, const ifds_caps *caps);
+/* Bytes of one entry of relation r (4 for the log and table of 32-bit keys). */
+uint64_t weir_ifds_engine_entry_bytes(const ifds_engine *e, int relation);
 weir_status weir_ifds_engine_allocate(ifds_engine *e, uint64_t bytes, const char *what,
                                       weir_buffer *out);
+
+/* After each read-back of the control block: adds the reservations made
+ * since the last one to e->reserves. */
+void weir_ifds_engine_count_reserves(ifds_engine *e);
 
 /* window.c: the window loop. */
 weir_status weir_ifds_engine_run(ifds_engine *e, const weir_ifds_engine_options *options);
@@ -151,7 +168,8 @@ void weir_ifds_engine_adapt_grid(ifds_engine *e, uint64_t edges_before,
 uint64_t weir_ifds_engine_next_window(uint64_t k, uint64_t max_k, double seconds);
 
 /* holds.c: the result from the logged path-edge keys. */
-weir_status weir_ifds_engine_holds(const ifds_engine *e, const uint64_t *keys, uint64_t count,
+/* keys: 4 * e->key_words bytes each. */
+weir_status weir_ifds_engine_holds(const ifds_engine *e, const void *keys, uint64_t count,
                                    weir_ifds_result *out);
 
 #endif

@@ -33,6 +33,16 @@ weir_status weir_ifds_engine_key_bits(const weir_ifds_problem *pb, uint32_t *fac
   return WEIR_OK;
 }
 
+int weir_ifds_engine_keys_fit_32(const weir_ifds_problem *pb, uint32_t fact_bits,
+                                  uint32_t node_bits) {
+  if (2u * fact_bits + node_bits > 32u) return 0;
+  /* The largest key (every field at its largest value) must not be all
+   * ones, the empty slot of a 32-bit table. */
+  uint64_t largest = ((uint64_t)(pb->fact_count - 1u) << (node_bits + fact_bits)) |
+                     ((uint64_t)(pb->node_count - 1u) << fact_bits) | (pb->fact_count - 1u);
+  return largest < 0xFFFFFFFFull;
+}
+
 typedef struct part {
   uint32_t header;
   const uint32_t *data; /* NULL: a record array filled by fill_records */

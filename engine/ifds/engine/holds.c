@@ -9,15 +9,21 @@
 
 #define AHEAD 16u
 
+/* Key i of a log of 32-bit (key_words 1) or 64-bit keys. */
+static inline uint64_t key_at(const void *keys, uint32_t key_words, uint64_t i) {
+  return key_words == 1u ? ((const uint32_t *)keys)[i] : ((const uint64_t *)keys)[i];
+}
+
 /* facts[] receives every key's fact grouped by problem node; end[v] is where
  * node v's run ends. */
-static void bucket(const ifds_engine *e, const uint64_t *keys, uint64_t count, uint32_t *node_of,
+static void bucket(const ifds_engine *e, const void *keys, uint64_t count, uint32_t *node_of,
                    uint32_t *end, uint32_t *facts) {
-  uint32_t fb = e->fact_bits, n = e->problem->node_count;
+  uint32_t n = e->problem->node_count;
+  uint32_t fb = e->fact_bits, w = e->key_words;
   uint64_t node_mask = (1ull << e->node_bits) - 1u, fact_mask = (1ull << fb) - 1u;
   for (uint64_t i = 0; i < count; ++i) {
-    if (i + AHEAD < count) __builtin_prefetch(&e->to_old[(keys[i + AHEAD] >> fb) & node_mask]);
-    node_of[i] = e->to_old[(keys[i] >> fb) & node_mask];
+    if (i + AHEAD < count) __builtin_prefetch(&e->to_old[(key_at(keys, w, i + AHEAD) >> fb) & node_mask]);
+    node_of[i] = e->to_old[(key_at(keys, w, i) >> fb) & node_mask];
   }
   for (uint64_t i = 0; i < count; ++i) {
     if (i + AHEAD < count) __builtin_prefetch(&end[node_of[i + AHEAD] + 1u]);
@@ -26,7 +32,7 @@ static void bucket(const ifds_engine *e, const uint64_t *keys, uint64_t count, u
   for (uint32_t v = 0; v < n; ++v) end[v + 1u] += end[v];
   for (uint64_t i = 0; i < count; ++i) {
     if (i + AHEAD < count) __builtin_prefetch(&end[node_of[i + AHEAD]]);
-    facts[end[node_of[i]]++] = (uint32_t)(keys[i] & fact_mask);
+    facts[end[node_of[i]]++] = (uint32_t)(key_at(keys, w, i) & fact_mask);
   }
 }
 
@@ -54,7 +60,7 @@ static uint64_t compact(uint32_t n, uint32_t *end_kept, uint32_t *facts, uint64_
   return holds;
 }
 
-weir_status weir_ifds_engine_holds(const ifds_engine *e, const uint64_t *keys, uint64_t count,
+weir_status weir_ifds_engine_holds(const ifds_engine *e, const void *keys, uint64_t count,
                                    weir_ifds_result *out) {
   uint32_t n = e->problem->node_count;
   uint32_t *end = calloc((size_t)n + 1u, sizeof *end);

@@ -243,8 +243,8 @@ static weir_status check_group(weir_group *group, weir_backend *const *backends,
 
 static weir_status alloc_tables(multi *mt) {
   uint64_t cells = (uint64_t)mt->local * mt->size;
-  /* Rows also carry the summed stats at the end (group_totals: 12). */
-  mt->width = mt->size + ROW_EXTRA < 12u ? 12u : mt->size + ROW_EXTRA;
+  /* Rows also carry the summed stats at the end (group_totals: 13). */
+  mt->width = mt->size + ROW_EXTRA < 13u ? 13u : mt->size + ROW_EXTRA;
   mt->m = calloc(mt->local, sizeof *mt->m);
   mt->proc_owner = malloc(mt->pb->proc_count);
   mt->rows = calloc(mt->size * mt->width, sizeof *mt->rows);
@@ -281,6 +281,7 @@ static void fill_stats(const multi *mt, uint64_t path_edges, weir_ifds_stats *s)
     s->incoming += e->ctrl[WEIR_IFDS_C_INC];
     s->windows += e->windows;
     s->growths += e->growths;
+    s->reserve_atomics += e->reserves;
     s->host_syncs += after.host_syncs - mt->m[i].before.host_syncs;
     s->bytes_uploaded += after.bytes_uploaded - mt->m[i].before.bytes_uploaded;
     s->bytes_downloaded += after.bytes_downloaded - mt->m[i].before.bytes_downloaded;
@@ -297,14 +298,15 @@ static void fill_stats(const multi *mt, uint64_t path_edges, weir_ifds_stats *s)
  * summed over the group (every process gets the group's totals). */
 static weir_status group_totals(multi *mt, weir_ifds_stats *s) {
   if (mt->local == mt->size) return WEIR_OK;
-  uint64_t *f[12] = {&s->end_summaries, &s->incoming,      &s->windows,
+  uint64_t *f[13] = {&s->end_summaries, &s->incoming,      &s->windows,
                      &s->growths,       &s->host_syncs,    &s->bytes_uploaded,
                      &s->bytes_downloaded, &s->peak_resident_bytes, &s->graph_bytes,
-                     &s->log_bytes,     &s->table_bytes,   &s->list_bytes};
+                     &s->log_bytes,     &s->table_bytes,   &s->list_bytes,
+                     &s->reserve_atomics};
   uint64_t *own = weir_ifds_multi_row(mt, mt->first);
-  for (uint64_t c = 0; c < mt->width; ++c) own[c] = c < 12 ? *f[c] : 0u;
+  for (uint64_t c = 0; c < mt->width; ++c) own[c] = c < 13 ? *f[c] : 0u;
   WEIR_TRY(weir_ifds_multi_gather_rows(mt));
-  for (int c = 0; c < 12; ++c) {
+  for (int c = 0; c < 13; ++c) {
     *f[c] = 0;
     for (uint32_t r = 0; r < mt->size; ++r) *f[c] += weir_ifds_multi_row(mt, r)[c];
   }

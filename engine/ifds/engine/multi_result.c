@@ -15,9 +15,10 @@ static uint32_t key_owner(const multi *mt, const ifds_engine *e, uint64_t key) {
 /* Appends member i's owned keys to *keys (grown with realloc). */
 static weir_status owned_keys(multi *mt, uint32_t i, uint64_t **keys, uint64_t *count) {
   ifds_engine *e = &mt->m[i].e;
-  const uint64_t *log;
-  uint64_t *copy;
-  WEIR_TRY(weir_ifds_engine_log_keys(e, &log, &copy));
+  const void *keys64; /* across devices keys are 64-bit (engine.h: key_words 2) */
+  void *copy;
+  WEIR_TRY(weir_ifds_engine_log_keys(e, &keys64, &copy));
+  const uint64_t *log = keys64;
   uint64_t n = e->ctrl[WEIR_IFDS_C_PLOG];
   uint64_t *grown = realloc(*keys, (*count + n + 1u) * sizeof **keys);
   if (!grown) {

@@ -86,6 +86,7 @@ static weir_status run_member(multi *mt, member *m, int head) {
       return weir_fail_context(st, "IFDS engine across devices: device %u (%s), round %llu",
                                e->device, weir_backend_id(e->backend),
                                (unsigned long long)mt->rounds);
+    weir_ifds_engine_count_reserves(e);
     m->rebuild = m->rehash = 0;
     uint32_t state = e->ctrl[WEIR_IFDS_C_STATE];
     if (head && (state & WEIR_IFDS_S_OVERFLOW) && !e->ctrl[WEIR_IFDS_C_MERGED])

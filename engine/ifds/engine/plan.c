@@ -16,6 +16,7 @@ static void base_push(const ifds_engine *e, weir_ifds_push *p) {
   p->probe_limit = PROBE_LIMIT;
   p->parts = e->parts;
   p->shard_shift = e->shard_shift;
+  p->key_words = e->key_words;
   p->device = e->device;
   p->devices = e->devices;
   p->out_cap = e->out_cap;

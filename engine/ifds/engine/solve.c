@@ -1,5 +1,6 @@
 /* weir_ifds_solve_engine: upload once, run windows until the device-side
  * fixed point, read back only the used part of the path-edge log. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,10 +18,46 @@ static const char *const program_names[IFDS_P_COUNT] = {
     "ifds_clear",  "ifds_restore", "ifds_seed",    "ifds_rehash", "ifds_unlink",
     "ifds_relate", "ifds_expand",  "ifds_advance", "ifds_ingest"};
 
-static weir_status find_programs(ifds_engine *e) {
+/* Whether to run the _sg programs, whose SPIR-V reserves appended entries
+ * once per subgroup (programs/ifds/ifds_sink.h): on a Vulkan device with
+ * subgroup ballots in compute shaders, unless per-item appends are asked
+ * for. Host and CUDA code aggregate anyway. */
+static int subgroup_appends(weir_backend *backend, const weir_ifds_engine_options *o) {
+  const char *env = getenv("WEIR_IFDS_PER_ITEM_APPENDS");
+  weir_device_info info = WEIR_DEVICE_INFO_INIT;
+  const uint32_t need = WEIR_SUBGROUP_BASIC | WEIR_SUBGROUP_BALLOT;
+  if (weir_backend_format(backend) != WEIR_FORMAT_SPIRV || (o && o->per_item_appends) ||
+      (env && *env && strcmp(env, "0") != 0))
+    return 0;
+  return weir_backend_device_info(backend, &info) == WEIR_OK && (info.subgroup_ops & need) == need;
+}
+
+/* 32-bit keys in the log and table where they fit (graph.c), on one device
+ * (the exchange across devices moves 64-bit keys) with host or CUDA
+ * programs (the SPIR-V ones read 64-bit keys only), unless 64-bit keys are
+ * asked for. */
+static uint32_t key_words(const ifds_engine *e, const weir_ifds_engine_options *o) {
+  const char *env = getenv("WEIR_IFDS_WIDE_KEYS");
+  if ((o && o->wide_keys) || (env && *env && strcmp(env, "0") != 0) ||
+      weir_backend_format(e->backend) == WEIR_FORMAT_SPIRV ||
+      !weir_ifds_engine_keys_fit_32(e->problem, e->fact_bits, e->node_bits))
+    return 2u;
+  return 1u;
+}
+
+static int appends(int program) {
+  return program == IFDS_P_SEED || program == IFDS_P_RELATE || program == IFDS_P_EXPAND ||
+         program == IFDS_P_INGEST;
+}
+
+static weir_status find_programs(ifds_engine *e, const weir_ifds_engine_options *options) {
   weir_program_format format = weir_backend_format(e->backend);
+  e->subgroup_appends = subgroup_appends(e->backend, options);
   for (int i = 0; i < IFDS_P_COUNT; ++i) {
-    e->prog[i] = weir_builtin_program(program_names[i]);
+    char name[32];
+    snprintf(name, sizeof name, "%s%s", program_names[i],
+             e->subgroup_appends && appends(i) ? "_sg" : "");
+    e->prog[i] = weir_builtin_program(name);
     if (!e->prog[i] || !weir_program_has_format(e->prog[i], format))
       return weir_fail(WEIR_ERR_UNSUPPORTED,
                        "IFDS engine: backend '%s' runs %s programs, and this build has no %s "
@@ -28,7 +65,7 @@ static weir_status find_programs(ifds_engine *e) {
                        "(glslc for spirv, nvcc for cuda), pick another --backend, or use "
                        "--solver reference.",
                        weir_backend_id(e->backend), weir_program_format_name(format),
-                       weir_program_format_name(format), program_names[i]);
+                       weir_program_format_name(format), name);
   }
   return WEIR_OK;
 }
@@ -90,7 +127,7 @@ static weir_status upload(ifds_engine *e) {
  * keeps the log in host memory: the result is built from it where it is,
  * with no copy. The window loop's last read-back already waited for the
  * device. */
-static int log_in_host_memory(ifds_engine *e, const uint64_t **keys) {
+static int log_in_host_memory(ifds_engine *e, const void **keys) {
   weir_device_info info = WEIR_DEVICE_INFO_INIT;
   void *p = NULL;
   if (e->shards[IFDS_R_PLOG] != 1 || weir_backend_device_info(e->backend, &info) != WEIR_OK ||
@@ -102,12 +139,11 @@ static int log_in_host_memory(ifds_engine *e, const uint64_t **keys) {
   return 1;
 }
 
-weir_status weir_ifds_engine_log_keys(ifds_engine *e, const uint64_t **keys_out,
-                                      uint64_t **owned) {
-  uint64_t count = e->ctrl[WEIR_IFDS_C_PLOG];
+weir_status weir_ifds_engine_log_keys(ifds_engine *e, const void **keys_out, void **owned) {
+  uint64_t count = e->ctrl[WEIR_IFDS_C_PLOG], entry = 4u * e->key_words;
   *owned = NULL;
   if (log_in_host_memory(e, keys_out)) return WEIR_OK;
-  uint64_t *keys = malloc((count ? count : 1) * sizeof *keys);
+  unsigned char *keys = malloc((count ? count : 1) * entry);
   if (!keys)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY,
                      "IFDS engine: no host memory to read back %llu path edges. Fix: free memory.",
@@ -119,8 +155,8 @@ weir_status weir_ifds_engine_log_keys(ifds_engine *e, const uint64_t **keys_out,
   uint64_t per = 1ull << e->shard_shift;
   for (uint64_t first = 0; first < count; first += per, ++n) {
     uint64_t len = count - first < per ? count - first : per;
-    ranges[n] = (weir_range){e->buf[WEIR_IFDS_B_PLOG + (int)n], 0, 8u * len};
-    dst[n] = keys + first;
+    ranges[n] = (weir_range){e->buf[WEIR_IFDS_B_PLOG + (int)n], 0, entry * len};
+    dst[n] = keys + first * entry;
   }
   weir_status st = n ? weir_download_ranges_into(e->backend, ranges, n, dst, n) : WEIR_OK;
   if (st != WEIR_OK) {
@@ -140,6 +176,7 @@ static void fill_stats(const ifds_engine *e, const weir_backend_stats *before,
   s->iterations = e->ctrl[WEIR_IFDS_C_ITER];
   s->windows = e->windows;
   s->growths = e->growths;
+  s->reserve_atomics = e->reserves;
   s->host_syncs = after->host_syncs - before->host_syncs;
   s->bytes_uploaded = after->bytes_uploaded - before->bytes_uploaded;
   s->bytes_downloaded = after->bytes_downloaded - before->bytes_downloaded;
@@ -154,7 +191,8 @@ weir_status weir_ifds_engine_init(ifds_engine *e, weir_backend *backend,
   e->backend = backend;
   e->problem = problem;
   WEIR_TRY(weir_ifds_engine_key_bits(problem, &e->fact_bits, &e->node_bits));
-  WEIR_TRY(find_programs(e));
+  e->key_words = 2u; /* 64-bit keys unless the single-device solve picks 32 */
+  WEIR_TRY(find_programs(e, options));
   e->grid = e->max_grid = pick_grid(backend);
   weir_ifds_engine_initial_caps(problem, options, &e->caps);
   return WEIR_OK;
@@ -175,13 +213,14 @@ weir_status weir_ifds_engine_args_in(const char *fn, const weir_ifds_engine_opti
 
 /* Upload, windows to the fixed point, then `take` reads what it needs from
  * the log (the other relations are gone by then); *all gets every figure. */
-typedef weir_status (*engine_take)(ifds_engine *e, const uint64_t *keys, void *user);
+typedef weir_status (*engine_take)(ifds_engine *e, const void *keys, void *user);
 
 static weir_status solve_core(weir_backend *backend, const weir_ifds_problem *problem,
                               const weir_ifds_engine_options *options, engine_take take,
                               void *user, weir_ifds_stats *all) {
   ifds_engine e;
   WEIR_TRY(weir_ifds_engine_init(&e, backend, problem, options));
+  e.key_words = key_words(&e, options);
   weir_backend_stats before, after;
   weir_backend_get_stats(backend, &before);
   double t0 = now_seconds();
@@ -198,8 +237,8 @@ static weir_status solve_core(weir_backend *backend, const weir_ifds_problem *pr
    * built (on a host device that is the memory the result is built in). */
   weir_ifds_engine_release_derived(&e);
   double t2 = now_seconds();
-  const uint64_t *keys = NULL;
-  uint64_t *owned = NULL;
+  const void *keys = NULL;
+  void *owned = NULL;
   if (st == WEIR_OK) st = weir_ifds_engine_log_keys(&e, &keys, &owned);
   if (st == WEIR_OK) st = take(&e, keys, user);
   free(owned);
@@ -220,7 +259,7 @@ static weir_status solve_core(weir_backend *backend, const weir_ifds_problem *pr
   return st;
 }
 
-static weir_status take_holds(ifds_engine *e, const uint64_t *keys, void *user) {
+static weir_status take_holds(ifds_engine *e, const void *keys, void *user) {
   return weir_ifds_engine_holds(e, keys, e->ctrl[WEIR_IFDS_C_PLOG], user);
 }
 
@@ -244,8 +283,9 @@ weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_proble
   return WEIR_OK;
 }
 
-/* The log's keys decoded into the problem's numbering, in log order. */
-static weir_status take_edges(ifds_engine *e, const uint64_t *keys, void *user) {
+/* The log's keys (4 * key_words bytes each, the same layout either width)
+ * decoded into the problem's numbering, in log order. */
+static weir_status take_edges(ifds_engine *e, const void *log, void *user) {
   ifds_path_edges *out = user;
   uint64_t n = e->ctrl[WEIR_IFDS_C_PLOG];
   size_t bytes = (n ? n : 1) * sizeof(uint32_t);
@@ -256,9 +296,10 @@ static weir_status take_edges(ifds_engine *e, const uint64_t *keys, void *user) 
   uint32_t fb = e->fact_bits, nb = e->node_bits;
   uint64_t fmask = (1ull << fb) - 1u, nmask = (1ull << nb) - 1u;
   for (uint64_t i = 0; i < n; ++i) {
-    out->d2[i] = (uint32_t)(keys[i] & fmask);
-    out->node[i] = e->to_old[(keys[i] >> fb) & nmask];
-    out->d1[i] = (uint32_t)(keys[i] >> (fb + nb));
+    uint64_t key = e->key_words == 1u ? ((const uint32_t *)log)[i] : ((const uint64_t *)log)[i];
+    out->d2[i] = (uint32_t)(key & fmask);
+    out->node[i] = e->to_old[(key >> fb) & nmask];
+    out->d1[i] = (uint32_t)(key >> (fb + nb));
   }
   out->count = n;
   return WEIR_OK;

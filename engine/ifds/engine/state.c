@@ -69,8 +69,13 @@ void weir_ifds_engine_share_caps(ifds_engine *e, uint32_t parts) {
   e->caps.inc = at_least(e->caps.inc / parts, 64);
 }
 
-uint64_t weir_ifds_engine_state_bytes(const ifds_caps *c) {
-  return 8u * (c->plog + c->ptab + 2u * c->ctab + 2u * c->inc + c->es);
+uint64_t weir_ifds_engine_entry_bytes(const ifds_engine *e, int r) {
+  return (r == IFDS_R_PLOG || r == IFDS_R_PTAB) && e->key_words == 1u ? 4u : 8u;
+}
+
+uint64_t weir_ifds_engine_state_bytes(const ifds_engine *e, const ifds_caps *c) {
+  uint64_t key = weir_ifds_engine_entry_bytes(e, IFDS_R_PLOG);
+  return key * (c->plog + c->ptab) + 8u * (2u * c->ctab + 2u * c->inc + c->es);
 }
 
 static uint64_t shard_entries(const ifds_engine *e) { return 1ull << e->shard_shift; }
@@ -144,7 +149,7 @@ weir_status weir_ifds_engine_allocate(ifds_engine *e, uint64_t bytes, const char
   if (st != WEIR_ERR_OUT_OF_MEMORY)
     return weir_fail_context(st, "IFDS engine: allocating the %s (%llu bytes)", what,
                              (unsigned long long)bytes);
-  uint64_t need = weir_ifds_engine_state_bytes(&e->caps) + 4u * e->graph_words + 64u;
+  uint64_t need = weir_ifds_engine_state_bytes(e, &e->caps) + 4u * e->graph_words + 64u;
   return weir_fail_context(
       st,
       "IFDS engine: the device cannot hold the solver state: it needs %llu bytes (graph %llu, "
@@ -196,11 +201,11 @@ static weir_status resize_relation(ifds_engine *e, int r, uint64_t entries, uint
   for (uint32_t s = 0; s < want; ++s) {
     int b = d->base + (int)s;
     uint64_t first = (uint64_t)s * per, count = entries - first < per ? entries - first : per;
-    uint64_t bytes = 8u * (count ? count : 1u);
+    uint64_t entry = weir_ifds_engine_entry_bytes(e, r), bytes = entry * (count ? count : 1u);
     if (s < had && e->shard_bytes[b] == bytes) continue;
     weir_buffer fresh;
     WEIR_TRY(weir_ifds_engine_allocate(e, bytes, d->what, &fresh));
-    uint64_t kept = keep > first ? 8u * (keep - first < count ? keep - first : count) : 0u;
+    uint64_t kept = keep > first ? entry * (keep - first < count ? keep - first : count) : 0u;
     if (s < had && kept > e->shard_bytes[b]) kept = e->shard_bytes[b];
     weir_status st = s < had && kept ? weir_copy(e->backend, fresh, 0, e->buf[b], 0, kept) : WEIR_OK;
     if (s < had) release_binding(e, b);
@@ -258,7 +263,8 @@ static weir_status check_limits(const ifds_engine *e, const ifds_caps *c) {
                        "larger per-binding limit (cpu and cuda have none; a limit forced with "
                        "WEIR_MAX_BINDING_BYTES or max_binding_bytes counts too), or --solver "
                        "reference.",
-                       relations[r].what, (unsigned long long)need, 8ull * need,
+                       relations[r].what, (unsigned long long)need,
+                       (unsigned long long)(weir_ifds_engine_entry_bytes(e, r) * need),
                        weir_backend_id(e->backend), (unsigned long long)e->binding_limit,
                        relations[r].max, (unsigned long long)shard_entries(e));
   }

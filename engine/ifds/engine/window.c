@@ -22,13 +22,21 @@
 
 #include "engine/ifds/engine/plan.h"
 
+void weir_ifds_engine_count_reserves(ifds_engine *e) {
+  uint32_t now = e->ctrl[WEIR_IFDS_C_RESERVES];
+  e->reserves += (uint32_t)(now - e->reserves_seen); /* modulo 2^32: a window makes < 2^32 */
+  e->reserves_seen = now;
+}
+
 static weir_status run_window(ifds_engine *e, window_plan *w, int rebuild, uint64_t k) {
   weir_range read = {e->buf[WEIR_IFDS_B_CTRL], 0, sizeof e->ctrl};
   void *out = e->ctrl;
   e->windows++;
-  return weir_dispatch_repeated_sequence_read_ranges_into(
+  weir_status st = weir_dispatch_repeated_sequence_read_ranges_into(
       e->backend, w->prefix, rebuild ? w->prefix_count : 0, w->repeated, w->repeated_count, k,
       &read, 1, &out, 1);
+  if (st == WEIR_OK) weir_ifds_engine_count_reserves(e);
+  return st;
 }
 
 /* Workgroups in proportion to the work: the larger of the last window's

@@ -118,7 +118,9 @@ static LLVMValueRef member_path(LLVMValueRef type, uint64_t offset, uint64_t sto
       LLVMValueRef member = md_op(list, k);
       if (md_kind(member) != LLVMDIDerivedTypeMetadataKind) continue;
       uint64_t at = LLVMDITypeGetOffsetInBits(LLVMValueAsMetadata(member)), bits = type_bits(member);
-      if (offset * 8 >= at && offset * 8 < at + (bits ? bits : 1)) found = member;
+      /* a flexible array member (the last, of no size) holds every byte past its start */
+      int flexible = bits == 0 && k + 1 == n;
+      if (offset * 8 >= at && (flexible || offset * 8 < at + (bits ? bits : 1))) found = member;
     }
     if (!found) return type;
     size_t length = 0;

@@ -24,6 +24,23 @@ static int is_array_type(LLVMTypeRef type) {
 
 static void new_location(weir_llvm_memory *m, uint32_t object, int64_t offset, uint32_t *out);
 
+/* A record whose last member is an array of no elements (C99's flexible
+ * array member, `struct datum fields[]`) is allocated larger than its type:
+ * the elements lie past the type's size. Offsets there fold onto the one
+ * element (fam_at, fam_size), not modulo the record back onto its header. */
+static void flexible_member(const weir_llvm_memory *m, pta_object *o) {
+  o->fam_at = o->fam_size = 0;
+  if (!o->type || LLVMGetTypeKind(o->type) != LLVMStructTypeKind) return;
+  unsigned count = LLVMCountStructElementTypes(o->type);
+  if (count == 0) return;
+  LLVMTypeRef last = LLVMStructGetTypeAtIndex(o->type, count - 1);
+  if (LLVMGetTypeKind(last) != LLVMArrayTypeKind || LLVMGetArrayLength(last) != 0) return;
+  uint64_t element = pta_type_size(m, LLVMGetElementType(last));
+  if (element == 0) return;
+  o->fam_at = LLVMOffsetOfElement(m->layout, o->type, count - 1);
+  o->fam_size = element;
+}
+
 uint32_t pta_object_get(weir_llvm_memory *m, LLVMValueRef site, uint32_t tag, weir_llvm_object_kind kind,
                     LLVMValueRef function, LLVMTypeRef type) {
   uint64_t key = object_key(site, tag);
@@ -48,6 +65,7 @@ uint32_t pta_object_get(weir_llvm_memory *m, LLVMValueRef site, uint32_t tag, we
   o->type = type;
   o->type_size = pta_type_size(m, type);
   if (o->type_size == 0) o->type = NULL;
+  flexible_member(m, o);
   /* heap and external blocks have a layout (from a cast) but no known size */
   int sized = kind == WEIR_LLVM_OBJECT_STACK || kind == WEIR_LLVM_OBJECT_GLOBAL || kind == WEIR_LLVM_OBJECT_CONSTANT;
   o->pub.size = sized ? o->type_size : 0;
@@ -284,8 +302,15 @@ uint32_t pta_location(weir_llvm_memory *m, uint32_t object, int64_t offset) {
   int cache = 0;
   if (o->type) {
     int64_t size = (int64_t)o->type_size;
-    offset %= size;
-    if (offset < 0) offset += size;
+    if (o->fam_size && offset >= (int64_t)o->fam_at) {
+      /* past the header of a record ending in a flexible array member
+       * (`struct row { ...; struct datum fields[]; }`, sized at malloc):
+       * every element is the array's one element, never the header */
+      offset = (int64_t)o->fam_at + (offset - (int64_t)o->fam_at) % (int64_t)o->fam_size;
+    } else {
+      offset %= size;
+      if (offset < 0) offset += size;
+    }
     /* field_start asks LLVM for struct layouts: remember its answers */
     if (offset < (int64_t)UINT32_MAX) {
       cache = 1;

@@ -89,6 +89,7 @@ typedef struct pta_object {
   weir_llvm_object pub;
   LLVMTypeRef type;      /* layout: allocated / value type, or the type a block is cast to; else NULL */
   uint64_t type_size;    /* its size: offsets wrap modulo it */
+  uint64_t fam_at, fam_size; /* a trailing flexible array member: its offset and element size (0: none) */
   uint32_t loc0;         /* location at offset 0 */
   uint32_t field_count;  /* distinct offsets */
   pta_set locs;          /* locations */

@@ -465,7 +465,7 @@ static void build_problem(emitter *e, const uint32_t *map, uint32_t live) {
     keep(e, weir_ifds_builder_build(e->builder, &ctx->out->ifds));
     if (ctx->out->ifds)
       snprintf(ctx->out->ifds->source_name, sizeof ctx->out->ifds->source_name, "%.200s (%s problem)",
-               ctx->out->name, weir_llvm_analysis_name(ctx->analysis));
+               ctx->out->name, weir_llvm_problem_analysis(ctx->out));
   }
   weir_ifds_builder_free(e->builder);
   e->builder = NULL;

@@ -12,7 +12,9 @@
  *     call of a function declared without a prototype) become that constant
  *     (the call stays, it may have side effects).
  * Then instructions whose operands became ConstantInts fold (icmp, casts,
- * integer binary operations, select on a constant, phi of one constant) and
+ * integer binary operations, select on a constant, phi of one constant; a
+ * compare of a local's address with null, another local, a global or a
+ * parameter: never equal) and
  * `br`/`switch` on a constant become unconditional branches; the phis of the
  * successor that lost the edge are rebuilt without it (the C API has no
  * removeIncoming). Blocks no longer reachable from the entry are DELETED
@@ -248,6 +250,36 @@ static LLVMValueRef fold_phi(LLVMValueRef phi) {
 }
 
 /* What `inst` always computes, or NULL. */
+static LLVMValueRef strip_pointer_casts(LLVMValueRef v) {
+  for (int depth = 0; depth < 8 && v; ++depth) {
+    if (LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v)) v = LLVMGetOperand(v, 0);
+    else if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast) v = LLVMGetOperand(v, 0);
+    else break;
+  }
+  return v;
+}
+
+/* Whether pointers a and b (up to casts) can never be equal because one is
+ * a local of this function (an alloca: it exists only from this call on)
+ * and the other is null, another local, a global, or a parameter (computed
+ * by a caller before this frame existed). -O2 inlines
+ * `if (frame != source) copy` with `frame` a fresh local and `source` the
+ * caller's parameter; the path where they are equal is not there. */
+static int distinct_storage(LLVMValueRef a, LLVMValueRef b) {
+  a = strip_pointer_casts(a);
+  b = strip_pointer_casts(b);
+  if (!LLVMIsAAllocaInst(a)) {
+    LLVMValueRef t = a;
+    a = b;
+    b = t;
+  }
+  if (!LLVMIsAAllocaInst(a) || a == b) return 0;
+  if (LLVMIsAConstantPointerNull(b) || LLVMIsAAllocaInst(b)) return 1;
+  if (LLVMIsAGlobalVariable(b)) return LLVMGetLinkage(b) != LLVMExternalWeakLinkage;
+  if (LLVMIsAArgument(b)) return LLVMGetParamParent(b) == LLVMGetBasicBlockParent(LLVMGetInstructionParent(a));
+  return 0;
+}
+
 static LLVMValueRef fold_instruction(LLVMValueRef inst) {
   LLVMOpcode op = LLVMGetInstructionOpcode(inst);
   LLVMValueRef r = NULL;
@@ -257,6 +289,10 @@ static LLVMValueRef fold_instruction(LLVMValueRef inst) {
     int ints = is_small_int(a) && is_small_int(b);
     int nulls = LLVMIsAConstantPointerNull(a) && LLVMIsAConstantPointerNull(b);
     if (ints || nulls) r = LLVMConstICmp(LLVMGetICmpPredicate(inst), a, b);
+    LLVMIntPredicate p = LLVMGetICmpPredicate(inst);
+    if (!r && (p == LLVMIntEQ || p == LLVMIntNE) && LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMPointerTypeKind &&
+        distinct_storage(a, b))
+      r = LLVMConstInt(LLVMInt1TypeInContext(LLVMGetTypeContext(LLVMTypeOf(inst))), p == LLVMIntNE, 0);
     break;
   }
   case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMAnd: case LLVMOr: case LLVMXor:

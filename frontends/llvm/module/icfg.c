@@ -188,10 +188,10 @@ static uint32_t spill_argument(const weir_llvm_ctx *ctx, LLVMValueRef alloca) {
 }
 
 static int modelled_by_config(const weir_llvm_ctx *ctx, LLVMValueRef fn) {
-  if (ctx->analysis != WEIR_LLVM_TAINT || !ctx->config) return 0;
+  if (!ctx->names) return 0;
   size_t length = 0;
   const char *name = LLVMGetValueName2(fn, &length);
-  return weir_llvm_config_names(ctx->config, name, length);
+  return weir_llvm_config_names(ctx->names, name, length);
 }
 
 static void resolve_call(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t vid) {
@@ -309,6 +309,7 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   free(ctx->loc_shared);
   weir_llvm_param_reads_free(ctx);
   weir_llvm_ranges_free(ctx);
+  weir_llvm_tags_free(ctx);
   free(ctx->appended);
   free(ctx->libcalls);
   weir_llvm_reach_free(ctx);

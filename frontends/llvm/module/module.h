@@ -63,4 +63,9 @@ weir_status weir_llvm_drop_incoming(LLVMBuilderRef builder, LLVMBasicBlockRef bl
  * to `threaded_edges`. Leaves blocks unreachable: fold afterwards. */
 weir_status weir_llvm_thread_module(LLVMModuleRef module, weir_llvm_prepare_stats *stats);
 
+/* Tail copies (tail.c): a small returning block whose select a phi decides
+ * gets a copy per deciding predecessor, with the select folded and what
+ * only it used removed; adds to `threaded_edges`. Fold afterwards. */
+weir_status weir_llvm_copy_tails(LLVMModuleRef module, weir_llvm_prepare_stats *stats);
+
 #endif

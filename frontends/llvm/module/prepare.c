@@ -4,7 +4,9 @@
  *   2. mem2reg, so that -O0's `store 1, %retval; load; ret` is `ret 1` and
  *      locals are SSA values when the folding looks at them;
  *   3. fold program-constant branches (fold.c), deleting the blocks that
- *      become unreachable;
+ *      become unreachable; thread branches whose phis decide them
+ *      (thread.c), copy small returning blocks whose select a phi decides
+ *      (tail.c), and fold again;
  *   4. mem2reg again (an alloca whose non-promotable use was in a deleted
  *      block is promotable now).
  * Nothing else runs: no SROA, SCCP or instcombine, which exploit undefined
@@ -241,6 +243,8 @@ weir_status weir_llvm_module_prepare(LLVMModuleRef module, weir_llvm_prepare_sta
   WEIR_TRY(verify_step(module, "folding constant branches"));
   WEIR_TRY(weir_llvm_thread_module(module, &local));
   WEIR_TRY(verify_step(module, "threading branches"));
+  WEIR_TRY(weir_llvm_copy_tails(module, &local));
+  WEIR_TRY(verify_step(module, "copying returning blocks"));
   if (local.threaded_edges) {
     WEIR_TRY(weir_llvm_fold_module(module, &local));
     WEIR_TRY(verify_step(module, "folding after threading"));

@@ -29,7 +29,7 @@
 #include "frontends/llvm/module/module.h"
 #include "frontends/llvm/util.h"
 
-enum { UNKNOWN = -1, MAX_PREDS = 64, GUARD_STEPS = 8 };
+enum { UNKNOWN = -1, MAX_PREDS = 64, GUARD_STEPS = 8, COPIED_CALLS = 4 };
 
 typedef struct blocks {
   LLVMBasicBlockRef *v;
@@ -202,14 +202,29 @@ static int decided(LLVMValueRef cond, LLVMBasicBlockRef b, LLVMBasicBlockRef pre
   return UNKNOWN;
 }
 
+/* Whether `i` is a call that thread_block may copy onto a moved edge: its
+ * result unused, its operands b's phis or values from outside b (`unlock:
+ * ovs_replay_unlock(); return error ? -error : len;` after `error =
+ * EAGAIN; goto unlock;`). */
+static int copyable_call(LLVMValueRef i, LLVMBasicBlockRef b) {
+  if (!LLVMIsACallInst(i) || LLVMGetFirstUse(i)) return 0;
+  for (int k = 0, n = LLVMGetNumOperands(i); k < n; ++k) {
+    LLVMValueRef op = LLVMGetOperand(i, (unsigned)k);
+    if (LLVMIsAInstruction(op) && LLVMGetInstructionParent(op) == b && !LLVMIsAPHINode(op)) return 0;
+  }
+  return 1;
+}
+
 /* Whether every instruction of `b` is a phi, a cast of a phi or a compare,
- * used inside b only (the phis may be used anywhere), or a debug intrinsic,
- * then `br cond`. */
+ * used inside b only (the phis may be used anywhere), a debug intrinsic, or
+ * one of at most COPIED_CALLS calls copyable_call takes, then `br cond`. */
 static LLVMValueRef threadable_condition(LLVMBasicBlockRef b) {
   LLVMValueRef term = LLVMGetBasicBlockTerminator(b);
   if (!term || LLVMGetInstructionOpcode(term) != LLVMBr || !LLVMIsConditional(term)) return NULL;
+  int calls = 0;
   for (LLVMValueRef i = LLVMGetFirstInstruction(b); i && i != term; i = LLVMGetNextInstruction(i)) {
     if (LLVMIsAPHINode(i) || LLVMIsADbgInfoIntrinsic(i)) continue;
+    if (copyable_call(i, b) && ++calls <= COPIED_CALLS) continue;
     if (!LLVMIsAICmpInst(i) && !LLVMIsACastInst(i)) return NULL;
     for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u)) {
       LLVMValueRef user = LLVMGetUser(u);
@@ -428,6 +443,50 @@ static weir_status rewrite(LLVMBuilderRef builder, LLVMValueRef fn, plan *p) {
   return WEIR_OK;
 }
 
+/* Gives each moved predecessor P of b its own copy of b's calls: a new
+ * block `P -> copy -> b` holding them (b's phis replaced by their values
+ * on P's edge), which then stands for P in the plan, so the rewrite sends
+ * the copy, not P, to the decided successor. Each path still runs the
+ * calls once. Only after plan_ok: a copy left in front of b would run them
+ * twice. */
+static weir_status copy_calls(LLVMBuilderRef builder, LLVMValueRef fn, plan *p) {
+  int any = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(p->b); i && !any; i = LLVMGetNextInstruction(i))
+    any = LLVMIsACallInst(i) && !LLVMIsADbgInfoIntrinsic(i);
+  if (!any) return WEIR_OK;
+  LLVMContextRef context = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+  for (size_t k = 0; k < p->preds.n; ++k) {
+    if (!p->to[k]) continue;
+    LLVMBasicBlockRef pred = p->preds.v[k];
+    LLVMBasicBlockRef copy = LLVMInsertBasicBlockInContext(context, p->b, "");
+    LLVMPositionBuilderAtEnd(builder, copy);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(p->b); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) || LLVMIsADbgInfoIntrinsic(i)) continue;
+      LLVMValueRef c = LLVMInstructionClone(i);
+      if (!c) return oom("a copied call");
+      for (int j = 0, n = LLVMGetNumOperands(c); j < n; ++j) {
+        LLVMValueRef op = LLVMGetOperand(c, (unsigned)j);
+        if (LLVMIsAPHINode(op) && LLVMGetInstructionParent(op) == p->b)
+          LLVMSetOperand(c, (unsigned)j, on_edge(op, p->b, pred));
+      }
+      LLVMInsertIntoBuilder(builder, c);
+      /* the builder stamps its own (stale) location on what it inserts */
+      LLVMInstructionSetDebugLoc(c, LLVMInstructionGetDebugLoc(i));
+    }
+    LLVMInstructionSetDebugLoc(LLVMBuildBr(builder, p->b), LLVMInstructionGetDebugLoc(LLVMGetBasicBlockTerminator(p->b)));
+    for (LLVMValueRef x = LLVMGetFirstInstruction(p->b); x && LLVMIsAPHINode(x); x = LLVMGetNextInstruction(x)) {
+      LLVMValueRef v = on_edge(x, p->b, pred);
+      LLVMAddIncoming(x, &v, &copy, 1);
+    }
+    WEIR_TRY(weir_llvm_drop_incoming(builder, p->b, pred, 1));
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(pred);
+    for (unsigned j = 0, n = LLVMGetNumSuccessors(term); j < n; ++j)
+      if (LLVMGetSuccessor(term, j) == p->b) LLVMSetSuccessor(term, j, copy);
+    p->preds.v[k] = copy;
+  }
+  return WEIR_OK;
+}
+
 /* A block of phis that only jumps on to a block thread_block may rewrite
  * (`br s`; nested `if`/`else` joins at -O0) hands its predecessors straight to s, so that s's branch sees the
  * values each of them brings (what SimplifyCFG does with such blocks). Its
@@ -522,7 +581,8 @@ static weir_status thread_block(LLVMBuilderRef builder, LLVMValueRef fn, LLVMBas
   int ok = 0;
   weir_status s = plan_ok(fn, p, &ok);
   if (s == WEIR_OK && ok) {
-    s = rewrite(builder, fn, p);
+    s = copy_calls(builder, fn, p);
+    if (s == WEIR_OK) s = rewrite(builder, fn, p);
     *threaded += (uint32_t)moved;
   }
   for (int k = 0; k < 2; ++k) weir_llvm_map_free(&p->outside[k]);

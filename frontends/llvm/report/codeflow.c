@@ -71,8 +71,12 @@ static void walk(builder *b, const weir_llvm_vec *path, const weir_llvm_finding 
     uint32_t node = path->v[2 * i], fact = path->v[2 * i + 1];
     if (i == 0) {
       weir_llvm_step *s = add(b, WEIR_LLVM_STEP_SOURCE, node, fact);
-      snprintf(s->message, sizeof s->message, source_message(b->flow->problem->analysis),
-               finding->source_name ? finding->source_name : "?");
+      if (b->flow->problem->analysis == WEIR_LLVM_PLUGIN) /* the plugin's words, never its format */
+        snprintf(s->message, sizeof s->message, "%s '%s'", b->flow->problem->source_label,
+                 finding->source_name ? finding->source_name : "?");
+      else
+        snprintf(s->message, sizeof s->message, source_message(b->flow->problem->analysis),
+                 finding->source_name ? finding->source_name : "?");
       continue;
     }
     uint32_t prev = path->v[2 * i - 2], prev_fact = path->v[2 * i - 1];

@@ -68,11 +68,13 @@ static int cmp_finding(const void *a, const void *b) {
 /* The rank of one check's evidence, 0..100 (README "Confidence"): 100 for a
  * must-alias read of a scalar with a short path from its source, less for
  * each thing the analysis had to assume. */
-static uint32_t rank(const weir_llvm_finding *f) {
+static uint32_t rank(const weir_llvm_finding *f, weir_llvm_analysis analysis) {
   int score = 100;
   if (f->targets > 1) score -= (int)(f->targets - 1 > 3 ? 3 : f->targets - 1) * 15; /* may-alias */
-  int analysis_uaf = strstr(f->rule, "free") != NULL; /* heap blocks only: every object is a summary */
-  if (f->weak && !analysis_uaf) score -= 15;   /* no strong update of a summary */
+  /* uaf tracks heap blocks only, where every object is a summary: a weak
+   * update is the rule there, not a doubt. Asked of the analysis, not of a
+   * rule id (a plugin's "free-list" rule is no use after free). */
+  if (f->weak && analysis != WEIR_LLVM_UAF) score -= 15;   /* no strong update of a summary */
   if (f->fact != 0 && !f->has_source) score -= 10; /* no recorded source found for it */
   size_t calls = 0;
   for (size_t k = 0; k < f->step_count; ++k)
@@ -188,6 +190,7 @@ weir_status weir_llvm_findings_collect(const weir_llvm_problem *problem, const w
                      "and %u. Fix: solve the problem loaded from this frontend's text",
                      problem->name, loaded->node_count, loaded->fact_count, problem->stats.nodes,
                      problem->stats.facts);
+  out->analysis = weir_llvm_problem_analysis(problem);
   out->items = calloc(problem->check_count ? problem->check_count : 1, sizeof *out->items);
   if (!out->items) return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for findings. Fix: free memory");
   tracer t = {0};
@@ -197,7 +200,7 @@ weir_status weir_llvm_findings_collect(const weir_llvm_problem *problem, const w
     uint32_t fact = 0;
     if (!fired(problem, check, result, &fact)) continue;
     weir_llvm_finding *finding = &out->items[out->count++];
-    finding->rule = weir_llvm_rule_info_of(check->rule)->id;
+    finding->rule = weir_llvm_problem_rule(problem, check->rule)->id;
     finding->message = check->message;
     finding->where = location(&problem->locs[check->loc]);
     finding->node = check->node;
@@ -205,7 +208,7 @@ weir_status weir_llvm_findings_collect(const weir_llvm_problem *problem, const w
     finding->targets = check->targets;
     finding->weak = check->weak;
     s = trace(&t, problem, loaded, result, finding);
-    finding->confidence = rank(finding);
+    finding->confidence = rank(finding, problem->analysis);
   }
   weir_llvm_witness_free(t.witness);
   weir_llvm_codeflow_free(t.flow);

@@ -25,6 +25,15 @@ typedef struct weir_llvm_rule_info {
 const weir_llvm_rule_info *weir_llvm_rule_info_of(weir_llvm_finding_rule rule);
 /* The rules an analysis can report, in SARIF order (ruleIndex); returns the count. */
 size_t weir_llvm_rules_of(weir_llvm_analysis analysis, weir_llvm_finding_rule out[WEIR_LLVM_RULE_COUNT]);
+/* A check's rule as the problem knows it: a plugin's own rules (index), else
+ * the built-in table. */
+const weir_llvm_rule_info *weir_llvm_problem_rule(const weir_llvm_problem *problem, weir_llvm_finding_rule rule);
+/* Every rule the problem can report (a plugin's, or the built-in table's
+ * for the analysis), in SARIF order; at most `capacity`; returns the count. */
+#define WEIR_LLVM_RULES_MAX 32
+size_t weir_llvm_problem_rules(const weir_llvm_problem *problem, const weir_llvm_rule_info **out, size_t capacity);
+/* The rule whose id is `id` among the problem's, or NULL. */
+const weir_llvm_rule_info *weir_llvm_problem_rule_by_id(const weir_llvm_problem *problem, const char *id);
 
 /* ---- node positions (location.c) ------------------------------------------ */
 /* The source position of a node: the instruction's debug location (start

@@ -4,6 +4,8 @@
  * name and MITRE's title). security-severity is a CVSS-like score that
  * GitHub code scanning maps to critical (>= 9.0), high (>= 7.0), medium and
  * low. What GitHub shows from each field: report/README.md. */
+#include <string.h>
+
 #include "frontends/llvm/report/report.h"
 
 static const weir_llvm_rule_info rules[WEIR_LLVM_RULE_COUNT] = {
@@ -118,4 +120,30 @@ const char *weir_llvm_analysis_rule(weir_llvm_analysis analysis) {
   if (analysis == WEIR_LLVM_UNINIT) return rules[WEIR_LLVM_RULE_UNINIT].id;
   if (analysis == WEIR_LLVM_UAF) return rules[WEIR_LLVM_RULE_USE_AFTER_FREE].id;
   return rules[WEIR_LLVM_RULE_TAINT].id;
+}
+
+const weir_llvm_rule_info *weir_llvm_problem_rule(const weir_llvm_problem *problem, weir_llvm_finding_rule rule) {
+  if (problem->plugin_rules)
+    return (size_t)rule < problem->plugin_rule_count ? &problem->plugin_rules[rule] : &problem->plugin_rules[0];
+  return weir_llvm_rule_info_of(rule);
+}
+
+size_t weir_llvm_problem_rules(const weir_llvm_problem *problem, const weir_llvm_rule_info **out, size_t capacity) {
+  size_t n = 0;
+  if (problem->plugin_rules) {
+    for (size_t r = 0; r < problem->plugin_rule_count && n < capacity; ++r) out[n++] = &problem->plugin_rules[r];
+    return n;
+  }
+  weir_llvm_finding_rule own[WEIR_LLVM_RULE_COUNT];
+  size_t count = weir_llvm_rules_of(problem->analysis, own);
+  for (size_t r = 0; r < count && n < capacity; ++r) out[n++] = &rules[own[r]];
+  return n;
+}
+
+const weir_llvm_rule_info *weir_llvm_problem_rule_by_id(const weir_llvm_problem *problem, const char *id) {
+  for (size_t r = 0; r < problem->plugin_rule_count; ++r)
+    if (strcmp(problem->plugin_rules[r].id, id) == 0) return &problem->plugin_rules[r];
+  for (size_t r = 0; r < WEIR_LLVM_RULE_COUNT; ++r)
+    if (strcmp(rules[r].id, id) == 0) return &rules[r];
+  return NULL;
 }

@@ -11,14 +11,37 @@
 
 #include "frontends/llvm/report/report.h"
 
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF), or 0 when it is not one. */
+static size_t utf8_length(const unsigned char *p) {
+  unsigned char c = p[0];
+  size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+  if (n < 2) return n;
+  for (size_t k = 1; k < n; ++k)
+    if ((p[k] & 0xc0) != 0x80) return 0; /* also stops at the terminating NUL */
+  unsigned cp = c & (0x7fu >> n);
+  for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (p[k] & 0x3fu);
+  static const unsigned least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return n;
+}
+
+/* A JSON string. SARIF is UTF-8 JSON, but what goes in is not always UTF-8:
+ * a plugin's message, a source file named in Latin-1 (a debug-info path):
+ * each byte that does not start a well-formed sequence becomes U+FFFD, so
+ * that every reader can parse the file. */
 static void json_string(FILE *out, const char *s) {
   fputc('"', out);
-  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; ++p) {
-    if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+    size_t n = utf8_length(p);
+    if (n == 0) fputs("\\ufffd", out), n = 1;
+    else if (n > 1) fwrite(p, 1, n, out);
+    else if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
     else if (*p == '\n') fputs("\\n", out);
     else if (*p == '\t') fputs("\\t", out);
     else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
     else fputc(*p, out);
+    p += n;
   }
   fputc('"', out);
 }
@@ -84,28 +107,35 @@ static void write_location(writer *w, const weir_llvm_location *l, int id, const
   fputc('}', out);
 }
 
+typedef const weir_llvm_rule_info *rule_ref;
+
 /* The index of rules[k]'s CWE in the taxonomy's taxa (write_taxonomy writes
- * each CWE once, in the order the rules first name it). */
-static size_t taxon_index(const weir_llvm_finding_rule *rules, size_t k) {
-  const char *cwe = weir_llvm_rule_info_of(rules[k])->cwe;
+ * each CWE once, in the order the rules first name it; rules without one,
+ * a plugin's, are not in it). */
+static size_t taxon_index(const rule_ref *rules, size_t k) {
+  const char *cwe = rules[k]->cwe;
   size_t index = 0;
   for (size_t j = 0; j < k; ++j) {
-    const char *other = weir_llvm_rule_info_of(rules[j])->cwe;
+    const char *other = rules[j]->cwe;
+    if (!other[0]) continue;
     if (strcmp(other, cwe) == 0) return taxon_index(rules, j);
     int first = 1;
-    for (size_t i = 0; i < j && first; ++i) first = strcmp(weir_llvm_rule_info_of(rules[i])->cwe, other) != 0;
+    for (size_t i = 0; i < j && first; ++i) first = strcmp(rules[i]->cwe, other) != 0;
     index += (size_t)first;
   }
   return index;
 }
 
-static void write_rule(FILE *out, const weir_llvm_finding_rule *rules, size_t k) {
-  const weir_llvm_rule_info *r = weir_llvm_rule_info_of(rules[k]);
+/* `help_uri`: weir's documentation has a section for the built-ins' rules
+ * only; a plugin's rules have no page there (the API has no URI of its own
+ * for them), so they get none. */
+static void write_rule(FILE *out, const rule_ref *rules, size_t k, int help_uri) {
+  const weir_llvm_rule_info *r = rules[k];
   fputs("\n        {\"id\": ", out);
   json_string(out, r->id);
   fputs(", \"name\": ", out);
   json_string(out, r->name);
-  fprintf(out, ", \"helpUri\": \"%s#%s\"", WEIR_SARIF_INFORMATION_URI, r->id);
+  if (help_uri) fprintf(out, ", \"helpUri\": \"%s#%s\"", WEIR_SARIF_INFORMATION_URI, r->id);
   fputs(", \"shortDescription\": {\"text\": ", out);
   json_string(out, r->short_description);
   fputs("}, \"fullDescription\": {\"text\": ", out);
@@ -119,24 +149,44 @@ static void write_rule(FILE *out, const weir_llvm_finding_rule *rules, size_t k)
    * relationship into the run's CWE taxonomy (write_taxonomy, run.taxonomies[0]):
    * reportingDescriptorReference by id and index, toolComponentReference by
    * name and index (SARIF 2.1.0 3.52, 3.53, 3.54). */
-  fprintf(out, ", \"relationships\": [{\"target\": {\"id\": \"%s\", \"index\": %zu, "
-               "\"toolComponent\": {\"name\": \"CWE\", \"index\": 0}}, \"kinds\": [\"superset\"]}]",
-          r->cwe, taxon_index(rules, k));
-  fprintf(out, ", \"properties\": {\"tags\": [\"security\", \"external/cwe/cwe-%s\"], "
-               "\"precision\": \"medium\", \"problem.severity\": \"%s\", \"security-severity\": \"%s\"}}",
-          r->cwe, strcmp(r->level, "error") == 0 ? "error" : "warning", r->security_severity);
+  if (r->cwe[0])
+    fprintf(out, ", \"relationships\": [{\"target\": {\"id\": \"%s\", \"index\": %zu, "
+                 "\"toolComponent\": {\"name\": \"CWE\", \"index\": 0}}, \"kinds\": [\"superset\"]}]",
+            r->cwe, taxon_index(rules, k));
+  fputs(", \"properties\": {\"tags\": [\"security\"", out);
+  if (r->cwe[0]) fprintf(out, ", \"external/cwe/cwe-%s\"", r->cwe);
+  fprintf(out, "], \"precision\": \"medium\", \"problem.severity\": \"%s\", \"security-severity\": \"%s\"}}",
+          strcmp(r->level, "error") == 0 ? "error" : strcmp(r->level, "note") == 0 ? "recommendation" : "warning",
+          r->security_severity);
+}
+
+/* tool.extensions: the plugin that made the findings (SARIF 3.19.3: a
+ * component that extends the driver), by its id and its own version. */
+static void write_extension(FILE *out, const weir_llvm_problem *problem) {
+  fputs(",\n      \"extensions\": [{\"name\": ", out);
+  json_string(out, problem->plugin_id);
+  if (problem->plugin_version[0]) {
+    fputs(", \"version\": ", out);
+    json_string(out, problem->plugin_version);
+  }
+  if (problem->plugin_description[0]) {
+    fputs(", \"shortDescription\": {\"text\": ", out);
+    json_string(out, problem->plugin_description);
+    fputc('}', out);
+  }
+  fputs(", \"properties\": {\"weir/kind\": \"analysis plugin\"}}]", out);
 }
 
 /* run.taxonomies: the CWE entries the rules relate to (each once). */
-static void write_taxonomy(FILE *out, const weir_llvm_finding_rule *rules, size_t count) {
+static void write_taxonomy(FILE *out, const rule_ref *rules, size_t count) {
   fputs(",\n    \"taxonomies\": [{\"name\": \"CWE\", \"organization\": \"MITRE\", \"version\": \"4.13\", "
         "\"informationUri\": \"https://cwe.mitre.org/data/published/cwe_v4.13.pdf\", "
         "\"shortDescription\": {\"text\": \"The MITRE Common Weakness Enumeration\"}, \"taxa\": [", out);
   size_t written = 0;
   for (size_t k = 0; k < count; ++k) {
-    const weir_llvm_rule_info *r = weir_llvm_rule_info_of(rules[k]);
-    int seen = 0;
-    for (size_t j = 0; j < k && !seen; ++j) seen = strcmp(weir_llvm_rule_info_of(rules[j])->cwe, r->cwe) == 0;
+    const weir_llvm_rule_info *r = rules[k];
+    int seen = !r->cwe[0];
+    for (size_t j = 0; j < k && !seen; ++j) seen = strcmp(rules[j]->cwe, r->cwe) == 0;
     if (seen) continue;
     fprintf(out, "%s{\"id\": \"%s\", \"name\": \"%s\", \"shortDescription\": {\"text\": ", written++ ? ", " : "",
             r->cwe, r->cwe_name);
@@ -148,15 +198,14 @@ static void write_taxonomy(FILE *out, const weir_llvm_finding_rule *rules, size_
 
 /* The rules of the analysis, then any other rule a finding names. */
 static size_t rule_list(const weir_llvm_problem *problem, const weir_llvm_findings *findings,
-                        weir_llvm_finding_rule list[WEIR_LLVM_RULE_COUNT]) {
-  size_t n = weir_llvm_rules_of(problem->analysis, list);
-  for (size_t k = 0; k < findings->count; ++k)
-    for (int r = 0; r < WEIR_LLVM_RULE_COUNT; ++r) {
-      if (strcmp(findings->items[k].rule, weir_llvm_rule_info_of((weir_llvm_finding_rule)r)->id) != 0) continue;
-      int present = 0;
-      for (size_t i = 0; i < n && !present; ++i) present = list[i] == (weir_llvm_finding_rule)r;
-      if (!present && n < WEIR_LLVM_RULE_COUNT) list[n++] = (weir_llvm_finding_rule)r;
-    }
+                        rule_ref list[WEIR_LLVM_RULES_MAX]) {
+  size_t n = weir_llvm_problem_rules(problem, list, WEIR_LLVM_RULES_MAX);
+  for (size_t k = 0; k < findings->count; ++k) {
+    rule_ref r = weir_llvm_problem_rule_by_id(problem, findings->items[k].rule);
+    int present = !r;
+    for (size_t i = 0; i < n && !present; ++i) present = list[i] == r;
+    if (!present && n < WEIR_LLVM_RULES_MAX) list[n++] = r;
+  }
   return n;
 }
 
@@ -164,7 +213,7 @@ static size_t rule_list(const weir_llvm_problem *problem, const weir_llvm_findin
 static const char *step_kinds(weir_llvm_analysis analysis, weir_llvm_step_kind kind) {
   switch (kind) {
   case WEIR_LLVM_STEP_SOURCE:
-    return analysis == WEIR_LLVM_TAINT ? "\"taint\"" : analysis == WEIR_LLVM_UAF ? "\"release\", \"memory\""
+    return analysis == WEIR_LLVM_TAINT || analysis == WEIR_LLVM_PLUGIN ? "\"taint\"" : analysis == WEIR_LLVM_UAF ? "\"release\", \"memory\""
                                                                             : "\"acquire\", \"memory\"";
   case WEIR_LLVM_STEP_CALL: return "\"call\"";
   case WEIR_LLVM_STEP_RETURN: return "\"return\"";
@@ -259,10 +308,7 @@ static void write_sources(writer *w, const weir_llvm_finding *f) {
 /* Returns nonzero when memory ran out. */
 static int write_result(writer *w, const weir_llvm_finding *f, uint32_t rule_index) {
   FILE *out = w->out;
-  const weir_llvm_rule_info *rule = NULL;
-  for (int r = 0; r < WEIR_LLVM_RULE_COUNT && !rule; ++r)
-    if (strcmp(weir_llvm_rule_info_of((weir_llvm_finding_rule)r)->id, f->rule) == 0)
-      rule = weir_llvm_rule_info_of((weir_llvm_finding_rule)r);
+  const weir_llvm_rule_info *rule = weir_llvm_problem_rule_by_id(w->problem, f->rule);
   fputs("{\"ruleId\": ", out);
   json_string(out, f->rule);
   fprintf(out, ", \"ruleIndex\": %u, \"level\": \"%s\", \"rank\": %u, \"message\": ", rule_index,
@@ -297,7 +343,7 @@ weir_status weir_llvm_write_sarif_stream(const weir_llvm_problem *problem, const
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory to write SARIF for %zu findings. Fix: free memory",
                      findings->count);
   }
-  weir_llvm_finding_rule rules[WEIR_LLVM_RULE_COUNT];
+  rule_ref rules[WEIR_LLVM_RULES_MAX];
   size_t rule_count = rule_list(problem, findings, rules);
   fputs("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n", out);
   fputs("  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": \"weir\", \"version\": \"" WEIR_VERSION_STRING
@@ -305,9 +351,11 @@ weir_status weir_llvm_write_sarif_stream(const weir_llvm_problem *problem, const
         out);
   for (size_t r = 0; r < rule_count; ++r) {
     if (r) fputc(',', out);
-    write_rule(out, rules, r);
+    write_rule(out, rules, r, problem->analysis != WEIR_LLVM_PLUGIN);
   }
-  fputs("],\n      \"supportedTaxonomies\": [{\"name\": \"CWE\", \"index\": 0}]}}", out);
+  fputs("],\n      \"supportedTaxonomies\": [{\"name\": \"CWE\", \"index\": 0}]}", out);
+  if (problem->analysis == WEIR_LLVM_PLUGIN) write_extension(out, problem);
+  fputc('}', out);
   write_taxonomy(out, rules, rule_count);
   fputs(",\n    \"originalUriBaseIds\": {\"%SRCROOT%\": {\"uri\": \"file://", out);
   uri_path(out, root);
@@ -316,7 +364,7 @@ weir_status weir_llvm_write_sarif_stream(const weir_llvm_problem *problem, const
     const weir_llvm_finding *f = &findings->items[k];
     uint32_t index = 0;
     for (size_t r = 0; r < rule_count; ++r)
-      if (strcmp(weir_llvm_rule_info_of(rules[r])->id, f->rule) == 0) index = (uint32_t)r;
+      if (strcmp(rules[r]->id, f->rule) == 0) index = (uint32_t)r;
     fputs(k ? ",\n      " : "\n      ", out);
     if (write_result(&w, f, index)) {
       free(root);

@@ -50,12 +50,13 @@ void weir_llvm_findings_min_confidence(weir_llvm_findings *findings, uint32_t mi
 
 /* ---- suppressions ---------------------------------------------------------- */
 
-/* "uninit" names the analysis' rules; "weir-uninit" and "use-after-free"
- * name one rule. */
-static int names_rule(const char *word, size_t n, const char *rule) {
+/* "uninit" (or a plugin's id: the finding's analysis) names the analysis'
+ * rules; "weir-uninit" and "use-after-free" name one rule. */
+static int names_rule(const char *word, size_t n, const char *rule, const char *analysis) {
   static const struct { const char *analysis, *prefix; } analyses[] = {
       {"taint", "weir-taint"}, {"uninit", "weir-uninit"}, {"uaf", "weir-use-after-free"}, {"uaf", "weir-double-free"}};
   if (strlen(rule) == n && strncmp(rule, word, n) == 0) return 1;
+  if (analysis && strlen(analysis) == n && strncmp(analysis, word, n) == 0) return 1;
   if (strncmp(rule, "weir-", 5) == 0 && strlen(rule + 5) == n && strncmp(rule + 5, word, n) == 0) return 1;
   for (size_t k = 0; k < sizeof analyses / sizeof analyses[0]; ++k)
     if (strlen(analyses[k].analysis) == n && strncmp(analyses[k].analysis, word, n) == 0 &&
@@ -66,7 +67,7 @@ static int names_rule(const char *word, size_t n, const char *rule) {
 
 /* Whether `line` holds a `weir: ignore` comment that covers `rule`: plain
  * (every rule) or with a list `[a, b]`. Only inside a comment. */
-static int line_suppresses(const char *line, size_t length, const char *rule) {
+static int line_suppresses(const char *line, size_t length, const char *rule, const char *analysis) {
   const char *end = line + length;
   for (const char *p = line; p + 2 <= end; ++p) {
     if (!(p[0] == '/' && (p[1] == '/' || p[1] == '*'))) continue;
@@ -79,7 +80,7 @@ static int line_suppresses(const char *line, size_t length, const char *rule) {
       while (q < end && (*q == ' ' || *q == ',')) ++q;
       const char *w = q;
       while (q < end && *q != ',' && *q != ']' && *q != ' ') ++q;
-      if (q > w && names_rule(w, (size_t)(q - w), rule)) return 1;
+      if (q > w && names_rule(w, (size_t)(q - w), rule, analysis)) return 1;
     }
     return 0;
   }
@@ -147,11 +148,11 @@ static void load_source(source_file *s, const char *file, const char *root) {
 }
 
 /* Line `line` (1-based) of the file covers the rule. */
-static int suppressed_at(const source_file *s, unsigned line, const char *rule) {
+static int suppressed_at(const source_file *s, unsigned line, const char *rule, const char *analysis) {
   if (!s->text || line == 0 || line > s->line_count) return 0;
   size_t start = s->starts[line - 1];
   size_t end = line < s->line_count ? s->starts[line] : s->size;
-  return line_suppresses(s->text + start, end - start, rule);
+  return line_suppresses(s->text + start, end - start, rule, analysis);
 }
 
 weir_status weir_llvm_findings_suppress(weir_llvm_findings *findings) {
@@ -167,7 +168,7 @@ weir_status weir_llvm_findings_suppress(weir_llvm_findings *findings) {
       loaded = 1;
     }
     for (unsigned line = f->where.line; line + 1 >= f->where.line && line > 0 && !f->suppressed; --line)
-      if (suppressed_at(&current, line, f->rule)) {
+      if (suppressed_at(&current, line, f->rule, findings->analysis)) {
         f->suppressed = 1;
         f->suppressed_line = line;
       }

@@ -14,8 +14,11 @@
  * skips one (the other successor's side, which this edge does not reach,
  * holds a cycle: a rotated loop's guard, or an `if` around a loop), the
  * arrays stored into (array cells a store updates strongly, as uninit's
- * stores do) in the blocks only the other side reaches count as written. Optimistic when the loop really may
- * run zero times, or the `if` is not taken, and the array is read after. */
+ * stores do) in the blocks only the other side reaches count as written,
+ * and so do the cells of an element such a block hands to a defined
+ * function that may write them. Optimistic when the loop really may run
+ * zero times, or the `if` is not taken, and the array is read after. */
+#include <llvm-c/Target.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,6 +115,46 @@ static LLVMValueRef filled_place(LLVMValueRef i, int64_t *bytes) {
   return *bytes > 0 ? LLVMGetOperand(i, 0) : NULL;
 }
 
+/* Whether one of the defined callees `procs` may write `location`. */
+static int callee_writes(const weir_llvm_ctx *ctx, const uint32_t *procs, size_t callees, uint32_t location) {
+  for (size_t p = 0; p < callees; ++p) {
+    const uint32_t *mod = NULL;
+    size_t m = weir_llvm_memory_mod(ctx->memory, ctx->fns[procs[p]].fn, &mod);
+    weir_llvm_vec sorted = {(uint32_t *)mod, m, m, 0};
+    if (weir_llvm_vec_contains(&sorted, location)) return 1;
+  }
+  return 0;
+}
+
+/* A call in the loop that hands a defined function one array element
+ * (`for (..) datum_init(&row->fields[i])`) fills the cells of that element
+ * the callee may write, as the loop's own stores would (uninit counts a
+ * callee that may write a location as writing it). */
+static void kill_called_fills(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
+  const uint32_t *procs = NULL;
+  size_t callees = weir_llvm_call_procs(ctx, call, &procs);
+  if (!callees) return;
+  for (unsigned a = 0, args = LLVMGetNumArgOperands(call); a < args; ++a) {
+    LLVMValueRef arg = LLVMGetOperand(call, a);
+    if (!weir_llvm_is_pointer(arg)) continue;
+    const uint32_t *locs = NULL;
+    size_t n = weir_llvm_pts(ctx, arg, &locs);
+    if (!n || !weir_llvm_uninit_strong_store(ctx, arg, locs, n)) continue;
+    LLVMTypeRef pointee = LLVMGetElementType(LLVMTypeOf(arg));
+    uint64_t bytes = LLVMTypeIsSized(pointee) ? LLVMABISizeOfType(LLVMGetModuleDataLayout(ctx->module), pointee) : 1;
+    for (size_t k = 0; k < n; ++k) {
+      const weir_llvm_object *o =
+          weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, locs[k]).object);
+      if (!o->is_array) continue;
+      for (uint32_t l = locs[k], end = weir_llvm_block_span(ctx, locs[k], bytes); l < end; ++l) {
+        if (!ctx->loc_fact[l] || !callee_writes(ctx, procs, callees, l)) continue;
+        weir_llvm_flow_kill(flow, weir_llvm_ranges_twin(ctx, l));
+        weir_llvm_flow_kill(flow, ctx->loc_fact[l]);
+      }
+    }
+  }
+}
+
 /* Kills U of the array cells that stores and memory fills in the marked
  * blocks write. */
 static void kill_filled(weir_llvm_ctx *ctx, cfg *g, uint8_t bit, weir_llvm_flow *flow) {
@@ -120,6 +163,7 @@ static void kill_filled(weir_llvm_ctx *ctx, cfg *g, uint8_t bit, weir_llvm_flow 
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->blocks[b]); i; i = LLVMGetNextInstruction(i)) {
       int64_t bytes = 0;
       LLVMValueRef place = filled_place(i, &bytes);
+      if (!place && LLVMIsACallInst(i)) kill_called_fills(ctx, i, flow);
       if (!place) continue;
       const uint32_t *locs = NULL;
       size_t n = weir_llvm_pts(ctx, place, &locs);

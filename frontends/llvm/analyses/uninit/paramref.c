@@ -25,7 +25,8 @@
 
 #define PARAMS_MAX 16
 #define OFFSETS_MAX 64 /* more offsets through one parameter: "all" */
-#define ROUNDS_MAX 12
+#define ROUNDS_MAX 64
+#define FRESH_BLOCKS 16 /* how far fresh_at walks back to the allocation */
 
 typedef struct fn_reads {
   weir_llvm_vec offsets[PARAMS_MAX]; /* sorted byte offsets read through parameter j */
@@ -196,16 +197,65 @@ static uint32_t location_holding(const weir_llvm_ctx *ctx, uint32_t object, uint
   return found;
 }
 
+/* Whether a value may point into `object`. */
+static int may_point_into(weir_llvm_ctx *ctx, LLVMValueRef value, uint32_t object) {
+  if (!weir_llvm_is_pointer(value)) return 0;
+  const uint32_t *locs = NULL;
+  size_t n = weir_llvm_pts(ctx, value, &locs);
+  for (size_t k = 0; k < n; ++k)
+    if (weir_llvm_memory_location(ctx->memory, locs[k]).object == object) return 1;
+  return 0;
+}
+
+/* Whether the heap block `object`, allocated in the caller, is fresh at
+ * `call`: the path back from the call through single predecessors
+ * (FRESH_BLOCKS at most) reaches its allocation, and no instruction on it
+ * stores a pointer into the block anywhere or hands one to another call.
+ * Nothing but this call's arguments can lead a callee to the block then:
+ * `this = xmalloc(..); inet_open_active(.., &this->fd)` -- the logger the
+ * callee may log through cannot hold `this` yet (OVS's syslog-direct.c). */
+static int fresh_at(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t object, const weir_llvm_object *o) {
+  if (o->kind != WEIR_LLVM_OBJECT_HEAP || !o->site || !LLVMIsACallInst(o->site)) return 0;
+  LLVMBasicBlockRef block = LLVMGetInstructionParent(call);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(block);
+  if (o->function != fn) return 0;
+  LLVMValueRef i = LLVMGetPreviousInstruction(call);
+  for (int steps = 0; steps < FRESH_BLOCKS;) {
+    for (; i; i = LLVMGetPreviousInstruction(i)) {
+      if (i == o->site) return 1;
+      if (LLVMIsAStoreInst(i) && may_point_into(ctx, LLVMGetOperand(i, 0), object)) return 0;
+      if (LLVMIsACallInst(i) && !LLVMIsADbgInfoIntrinsic(i))
+        for (unsigned a = 0, n = LLVMGetNumArgOperands(i); a < n; ++a)
+          if (may_point_into(ctx, LLVMGetOperand(i, a), object)) return 0;
+    }
+    LLVMBasicBlockRef pred = NULL;
+    for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(fn); p; p = LLVMGetNextBasicBlock(p)) {
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(p);
+      for (unsigned k = 0, n = term ? LLVMGetNumSuccessors(term) : 0; k < n; ++k)
+        if (LLVMGetSuccessor(term, k) == block) {
+          if (pred && pred != p) return 0;
+          pred = p;
+        }
+    }
+    if (!pred || ++steps == FRESH_BLOCKS) return 0;
+    block = pred;
+    i = LLVMGetLastInstruction(block);
+  }
+  return 0;
+}
+
 int weir_llvm_call_may_read(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, uint32_t location) {
   weir_llvm_location_info info = weir_llvm_memory_location(ctx->memory, location);
   const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, info.object);
-  if (o->kind != WEIR_LLVM_OBJECT_STACK || o->function != LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)))
-    return 1;
+  int own_local = o->kind == WEIR_LLVM_OBJECT_STACK && o->function == LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+  if (!own_local && o->kind != WEIR_LLVM_OBJECT_HEAP) return 1;
   if (!ctx->param_reads) ctx->param_reads = build(ctx);
   const struct weir_llvm_param_reads *pr = ctx->param_reads;
   if (!pr || !pr->usable || proc >= ctx->fn_count) return 1;
   const fn_reads *r = &pr->fns[proc];
-  if (r->other) return 1;
+  /* Another function's local may come in other ways than by parameter
+   * (r->other); a fresh block cannot: no memory holds it yet. */
+  if (own_local ? r->other : !fresh_at(ctx, call, info.object, o)) return 1;
   uint32_t args = LLVMGetNumArgOperands(call);
   for (uint32_t j = 0; j < args && j < PARAMS_MAX; ++j) {
     if (!r->all[j] && !r->offsets[j].n) continue;

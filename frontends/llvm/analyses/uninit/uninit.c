@@ -365,8 +365,10 @@ static void external_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow 
     const uint32_t *from = NULL, *to = NULL;
     /* A source that may point to almost anything (more objects than a
      * check looks at, weir_llvm_pts_vague) carries no state: as checks
-     * skip such pointers, copies from them do not spread it. */
-    int vague = weir_llvm_pts_vague(ctx, LLVMGetOperand(call, model->copy_from));
+     * skip such pointers, copies from them do not spread it, and nor do
+     * copies into such a pointer (as stores through it, store()). */
+    int vague = weir_llvm_pts_vague(ctx, LLVMGetOperand(call, model->copy_from)) ||
+                weir_llvm_pts_vague(ctx, LLVMGetOperand(call, model->copy_to));
     size_t nf = vague ? 0 : weir_llvm_pts(ctx, LLVMGetOperand(call, model->copy_from), &from);
     size_t nt = weir_llvm_pts(ctx, LLVMGetOperand(call, model->copy_to), &to);
     weir_llvm_vec pairs = {0};
@@ -410,6 +412,12 @@ static void store(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
       if (partial) weir_llvm_flow_kill(flow, weir_llvm_ranges_twin(ctx, locs[k]));
       else kill_covered(ctx, locs[k], bytes, flow);
     }
+  /* A pointer that may point to almost anything (a container's `void *`)
+   * writes no state: as reads through it are not checked, writes through
+   * it would only pour one caller's unset value into every other user's
+   * memory (`symbol->uuid = uuid` through a hash map's data pointer making
+   * the fields of unrelated rows unset). */
+  if (weir_llvm_pts_vague(ctx, LLVMGetOperand(inst, 1))) n = 0;
   for (size_t k = 0; k < n; ++k) {
     undefined_from(ctx, LLVMGetOperand(inst, 0), ctx->loc_fact[locs[k]], flow);
     uint32_t twin = weir_llvm_ranges_twin(ctx, locs[k]);
@@ -582,6 +590,7 @@ static void check_value(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LL
 static void check_memory(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LLVMValueRef pointer,
                          const char *reader) {
   if (weir_llvm_pts_vague(ctx, pointer)) return;
+  if (!reader && weir_llvm_tag_guarded_read(ctx, inst, pointer)) return;
   const uint32_t *locs = NULL;
   size_t n = weir_llvm_pts(ctx, pointer, &locs);
   for (size_t k = 0; k < n; ++k) {
