@@ -31,12 +31,20 @@ static const weir_program generic_programs[] = {
 extern const weir_program weir_ifds_programs[];
 extern const size_t weir_ifds_program_count;
 
-size_t weir_builtin_program_count(void) { return GENERIC_COUNT + weir_ifds_program_count; }
+/* The IDE engine's programs (programs/ide/table.c). */
+extern const weir_program weir_ide_programs[];
+extern const size_t weir_ide_program_count;
+
+size_t weir_builtin_program_count(void) {
+  return GENERIC_COUNT + weir_ifds_program_count + weir_ide_program_count;
+}
 
 const weir_program *weir_builtin_program_at(size_t index) {
   if (index < GENERIC_COUNT) return &generic_programs[index];
   index -= GENERIC_COUNT;
-  return index < weir_ifds_program_count ? &weir_ifds_programs[index] : NULL;
+  if (index < weir_ifds_program_count) return &weir_ifds_programs[index];
+  index -= weir_ifds_program_count;
+  return index < weir_ide_program_count ? &weir_ide_programs[index] : NULL;
 }
 
 const weir_program *weir_builtin_program(const char *name) {

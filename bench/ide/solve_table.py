@@ -11,6 +11,13 @@ checks that both solvers find the same (node, fact) holds and path-edge count
 (an IDE problem's reachability is its IFDS problem's). No timing is asserted:
 a difference in holds is the only failure (exit 1).
 
+With --engine BACKENDS (default cpu,vulkan; '' for none) the resident IDE
+engine (`weir ide --backend B`) runs interleaved with the reference too: a
+second table gives the solve time each solver reports (`--stats`: load and
+writing left out), phase 1's device rounds and phase 0's IFDS iterations,
+the engine's peak device bytes per path edge, and checks that its result file
+is the reference's byte for byte (exit 1 when not).
+
   bench/ide/solve_table.py --weir build/weir --repeat 3 \\
       --gen realistic-200k="realistic --nodes 200000" --json ide.json
 """
@@ -53,6 +60,57 @@ def holds(path):
     return edges, digest.hexdigest()
 
 
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def solve_stats(cmd, tmp):
+    """Runs `weir ide ... --stats` and returns its figures (a dict)."""
+    stats = os.path.join(tmp, "stats.json")
+    run(cmd + ["--stats", stats], tmp)
+    with open(stats) as f:
+        return json.load(f)
+
+
+def engine_row(args, name, family, ide, tmp, backends):
+    """Reference and engine (on each backend) interleaved, medians."""
+    ref_out = os.path.join(tmp, "ref.ide.txt")
+    solvers = {"reference": [args.weir, "ide", ide, "-o", ref_out]}
+    for b in backends:
+        solvers[b] = [args.weir, "ide", ide, "--backend", b, "-o", os.path.join(tmp, f"{b}.ide.txt")]
+    figures = {k: [] for k in solvers}
+    for _ in range(args.repeat):
+        for k, cmd in solvers.items():
+            figures[k].append(solve_stats(cmd, tmp))
+    row = {"problem": name, "family": family, "path_edges": figures["reference"][0]["path_edges"],
+           "reference_s": statistics.median(f["seconds"] for f in figures["reference"])}
+    want = digest(ref_out)
+    for b in backends:
+        last = figures[b][-1]
+        row[b] = {"solve_s": statistics.median(f["seconds"] for f in figures[b]),
+                  "rounds": last["iterations"], "ifds_iterations": last["ifds_iterations"],
+                  "rules": last["rules"], "windows": last["windows"],
+                  "peak_bytes_per_path_edge": last["peak_resident_bytes"] / max(last["path_edges"], 1),
+                  "identical": digest(os.path.join(tmp, f"{b}.ide.txt")) == want}
+    return row
+
+
+def print_engine_table(rows, backends):
+    print()
+    print("| problem | family | path edges | reference s | " +
+          " | ".join(f"engine {b} s" for b in backends) +
+          " | rounds (phase 1) | IFDS iterations (phase 0) | peak B / path edge | identical |")
+    print("|---|---|---|---|" + "---|" * len(backends) + "---|---|---|---|")
+    for r in rows:
+        first = r[backends[0]]
+        same = all(r[b]["identical"] for b in backends)
+        print(f"| {r['problem']} | {r['family']} | {r['path_edges']:,} | {r['reference_s']:.3f} | " +
+              " | ".join(f"{r[b]['solve_s']:.3f}" for b in backends) +
+              f" | {first['rounds']} | {first['ifds_iterations']} | "
+              f"{first['peak_bytes_per_path_edge']:.1f} | {'yes' if same else 'NO'} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--weir", default="build/weir", help="the weir command (default: build/weir)")
@@ -63,13 +121,17 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="runs of each solver (medians)")
     ap.add_argument("--json", help="also write the figures there")
+    ap.add_argument("--engine", default="cpu,vulkan",
+                    help="backends of the resident IDE engine to compare (default cpu,vulkan; '' for none)")
+    ap.add_argument("--no-ifds", action="store_true", help="leave out the IFDS-against-IDE table")
     args = ap.parse_args()
     gens = args.gen or ['realistic-200k=realistic --nodes 200000']
     families = [f for f in args.families.split(",") if f]
     for f in families:
         if f not in ("linear", "typestate"):
             sys.exit(f"solve_table: unknown family '{f}'. Fix: pass --families linear,typestate.")
-    rows, failed = [], False
+    backends = [b for b in args.engine.split(",") if b]
+    rows, engine_rows, failed = [], [], False
     with tempfile.TemporaryDirectory(prefix="weir-ide-table-") as tmp:
         for spec in gens:
             if "=" not in spec:
@@ -82,6 +144,11 @@ def main():
                 ide = os.path.join(tmp, f"{name}-{family}.ide")
                 extra = ["--ide", family] + (["--states", str(args.states)] if family == "typestate" else [])
                 subprocess.run(gen + extra + ["-o", ide], check=True)
+                if backends:
+                    engine_rows.append(engine_row(args, name, family, ide, tmp, backends))
+                    failed |= not all(engine_rows[-1][b]["identical"] for b in backends)
+                if args.no_ifds:
+                    continue
                 out_ifds, out_ide = os.path.join(tmp, "r.ifds"), os.path.join(tmp, "r.ide")
                 figures = {"ifds": [], "ide": []}
                 for _ in range(args.repeat):  # interleaved, run by run
@@ -95,17 +162,21 @@ def main():
                              "ide_wall_s": med["ide"][0], "ifds_peak_mib": med["ifds"][1],
                              "ide_peak_mib": med["ide"][1], "path_edges": holds(out_ide)[0],
                              "same_holds": same, "bytes": os.path.getsize(ide)})
-    print("| problem | family | path edges | IFDS reference s, MiB | IDE reference s, MiB | IDE / IFDS wall | same holds |")
-    print("|---|---|---|---|---|---|---|")
+    if rows:
+        print("| problem | family | path edges | IFDS reference s, MiB | IDE reference s, MiB | IDE / IFDS wall | same holds |")
+        print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['problem']} | {r['family']} | {r['path_edges']:,} | {r['ifds_wall_s']:.3f}, "
               f"{r['ifds_peak_mib']:.1f} | {r['ide_wall_s']:.3f}, {r['ide_peak_mib']:.1f} | "
               f"{r['ide_wall_s'] / max(r['ifds_wall_s'], 1e-9):.2f} | {'yes' if r['same_holds'] else 'NO'} |")
+    if engine_rows:
+        print_engine_table(engine_rows, backends)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"repeat": args.repeat, "rows": rows}, f, indent=1)
+            json.dump({"repeat": args.repeat, "rows": rows, "engine_rows": engine_rows}, f, indent=1)
     if failed:
-        print("solve_table: the IDE and IFDS references found different holds on a problem above.", file=sys.stderr)
+        print("solve_table: the IDE and IFDS references found different holds, or the engine's "
+              "result differs from the reference's, on a problem above.", file=sys.stderr)
         return 1
     return 0
 

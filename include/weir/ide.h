@@ -280,6 +280,19 @@ typedef struct weir_ide_stats {
   uint64_t jump_updates; /* times a jump function was lowered (phase 1) */
   uint64_t iterations;   /* worklist steps of phase 1 */
   uint64_t value_iterations; /* worklist steps of phase 2 */
+  /* Version 2: the resident engine (weir_ide_solve_engine) fills these; the
+   * reference leaves them 0. There, `iterations` counts phase 1's device
+   * rounds and `jump_updates` the jump functions changed over them. */
+  uint64_t rules;           /* rule instances phase 1 iterates (16 bytes each on the device) */
+  uint64_t windows;         /* phase-1 windows: one control-block read (64 bytes) each */
+  uint64_t ifds_iterations; /* phase 0: the IFDS engine's iterations */
+  uint64_t ifds_windows;    /* phase 0: its windows */
+  uint64_t host_syncs;      /* waits for the device, both phases */
+  uint64_t peak_resident_bytes; /* the larger of phase 0's and phase 1's device buffers */
+  double seconds_phase0;    /* IFDS engine: upload, fixed point, log read-back */
+  double seconds_rules;     /* host: the log indexed, rules joined and grouped */
+  double seconds_phase1;    /* device: upload, rounds, jump functions read back */
+  double seconds_values;    /* host: phase 2 (values.c) and the result */
 } weir_ide_stats;
 
 #define WEIR_IDE_STATS_INIT {.struct_size = sizeof(weir_ide_stats)}
@@ -296,6 +309,22 @@ typedef struct weir_ide_stats {
  * safe, after a failure as after a success. */
 WEIR_API weir_status weir_ide_solve_reference(const weir_ide_problem *problem,
                                               weir_ide_result *out, weir_ide_stats *stats);
+/* The resident engine (engine/ide/README.md): phase 0 is the IFDS engine
+ * (weir_ifds_solve_engine's fixed point, `options` as there; NULL: the
+ * defaults), phase 1 the jump functions as a fixed point ON the device
+ * through the dispatch interface (rounds over a rule relation joined once
+ * from phase 0's path edges; one 64-byte control read per window), phase 2
+ * the values on the host from the downloaded jump functions. The result is
+ * byte for byte the reference's (path_edges, rows, values).
+ * WEIR_OK and *out (free it with weir_ide_result_free; zeroed on failure);
+ * WEIR_ERR_INVALID_ARGUMENT (NULL backend, problem or out; a bad struct_size);
+ * WEIR_ERR_UNSUPPORTED for a backend without the programs, a relation past
+ * the backend's per-binding limit (the IDE engine does not shard), or a
+ * lavapipe loop budget spent (each message ends in a Fix); the IFDS
+ * engine's errors; WEIR_ERR_OUT_OF_MEMORY. One device only. */
+WEIR_API weir_status weir_ide_solve_engine(weir_backend *backend, const weir_ide_problem *problem,
+                                           const weir_ifds_engine_options *options,
+                                           weir_ide_result *out, weir_ide_stats *stats);
 /* Frees the result's arrays and zeroes it (a zeroed result, or NULL, is
  * fine: nothing happens). */
 WEIR_API void weir_ide_result_free(weir_ide_result *result);

@@ -180,13 +180,20 @@ static int value_arrays(weirpy_Backend *host, weir_ide_value *values, uint64_t c
   return out[0] && out[1] && out[2] ? 0 : -1;
 }
 
-/* _solve() -> (nodes, facts, kinds, states, constants, path_edges, stats) */
-static PyObject *problem_solve(PyObject *op, PyObject *unused) {
+/* _solve(backend=None) -> (nodes, facts, kinds, states, constants, path_edges, stats):
+ * the reference without a backend, else the resident engine on it (a spec
+ * string or weir.Backend, as weir.ifds.solve takes). */
+static PyObject *problem_solve(PyObject *op, PyObject *args) {
+  PyObject *device = Py_None;
+  if (!PyArg_ParseTuple(args, "|O", &device)) return NULL;
   weirpy_Backend *host = weirpy_backend_resolve(NULL); /* where the arrays land */
   if (!host) return NULL;
+  weirpy_Backend *on = device != Py_None ? weirpy_backend_resolve(device) : NULL;
+  if (device != Py_None && !on) return NULL;
   weir_ide_result result = {0};
   weir_ide_stats stats = WEIR_IDE_STATS_INIT;
-  weir_status status = weir_ide_solve_reference(P(op), &result, &stats);
+  weir_status status = on ? weir_ide_solve_engine(on->backend, P(op), NULL, &result, &stats)
+                          : weir_ide_solve_reference(P(op), &result, &stats);
   if (status != WEIR_OK) return weirpy_raise(status, "weir.ide.Problem.solve");
   uint64_t count = result.hold_count;
   /* each call takes its block, on failure too */
@@ -194,11 +201,14 @@ static PyObject *problem_solve(PyObject *op, PyObject *unused) {
   PyObject *facts = owned_array(host, result.hold_fact, count, 9);
   PyObject *v[3];
   int ok = value_arrays(host, result.value, count, v) == 0;
-  PyObject *st = Py_BuildValue("{s:K,s:K,s:K,s:K}", "path_edges",
+  PyObject *st = Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "path_edges",
                                (unsigned long long)stats.path_edges, "jump_updates",
                                (unsigned long long)stats.jump_updates, "iterations",
                                (unsigned long long)stats.iterations, "value_iterations",
-                               (unsigned long long)stats.value_iterations);
+                               (unsigned long long)stats.value_iterations, "rules",
+                               (unsigned long long)stats.rules, "windows",
+                               (unsigned long long)stats.windows, "peak_resident_bytes",
+                               (unsigned long long)stats.peak_resident_bytes);
   PyObject *r = nodes && facts && ok && st
                     ? Py_BuildValue("(OOOOOKO)", nodes, facts, v[0], v[1], v[2],
                                     (unsigned long long)result.path_edges, st)
@@ -214,7 +224,7 @@ static PyMethodDef problem_methods[] = {
     {"text", problem_text, METH_NOARGS, "The problem in the .ide text format (canonical)."},
     {"format_value", problem_format_value, METH_VARARGS,
      "format_value(kind, states, constant) -> str, as weir_ide_format_value spells it."},
-    {"_solve", problem_solve, METH_NOARGS, NULL},
+    {"_solve", problem_solve, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -281,8 +281,8 @@ def test_load_errors():
     with pytest.raises(weir.ParseError, match=r"mine.ide:\d+:\d+: error: .*Fix:"):
         weir.ide.loads(text.replace("seed 0 0 bot", "seed 0 0"), "mine.ide")
     p = weir.ide.loads(text)
-    with pytest.raises(weir.InvalidArgument, match="unknown IDE solver"):
-        p.solve("engine")
+    with pytest.raises(weir.InvalidArgument, match="unknown IDE solver.*Fix:"):
+        p.solve("magic")
     with pytest.raises(TypeError):
         weir.ide.Problem("not a problem")
 
@@ -293,6 +293,16 @@ GEN = [("chain", "linear", dict(procs=4)), ("recursive", "linear", dict(procs=5,
        ("realistic", "linear", dict(procs=12, seed=7)), ("loops", "typestate", dict(procs=4)),
        ("fanout", "typestate", dict(procs=5, states=7, seed=9)),
        ("wide-facts", "linear", dict(procs=2, facts=40))]
+
+
+@pytest.mark.parametrize("preset,family,kw", GEN, ids=[g[0] for g in GEN])
+def test_engine_gives_the_reference_result(preset, family, kw):
+    """The resident engine (weir_ide_solve_engine) on cpu: the same text."""
+    p = weir.ide.generate(preset, family, **kw)
+    want = p.solve().text()
+    for r in (p.solve("engine", backend="cpu"), weir.ide.solve(p, backend="cpu")):
+        assert r.text() == want
+        assert r.stats["rules"] >= r.stats["path_edges"] > 0 and r.stats["windows"] >= 1
 
 
 @pytest.mark.parametrize("preset,family,kw", GEN, ids=[g[0] for g in GEN])

@@ -70,12 +70,18 @@ class Problem:
     annotated = property(lambda self: self._p.annotated)
     source = property(lambda self: self._p.source)
 
-    def solve(self, solver="reference"):
-        """Solves with the serial reference solver (weir_ide_solve_reference)."""
-        if solver != "reference":
-            raise _invalid(f'unknown IDE solver "{solver}" (expected "reference"). Fix: '
-                                  'drop solver= (the IDE engine is not bound yet).')
-        nodes, facts, kinds, states, constants, path_edges, stats = self._p._solve()
+    def solve(self, solver="reference", backend=None):
+        """solver "reference" (the serial solver, weir_ide_solve_reference; no
+        backend) or "engine" (the resident engine, weir_ide_solve_engine, on
+        `backend`: a spec string or weir.Backend, default "auto"; one device).
+        A backend alone means the engine. Both give the same result."""
+        if backend is not None and solver == "reference":
+            solver = "engine"
+        if solver not in ("reference", "engine"):
+            raise _invalid(f'unknown IDE solver "{solver}" (expected "reference" or "engine"). '
+                           'Fix: solver="reference" or solver="engine".')
+        device = (backend if backend is not None else "auto") if solver == "engine" else None
+        nodes, facts, kinds, states, constants, path_edges, stats = self._p._solve(device)
         return Result(self, nodes, facts, kinds,
                       constants if self.family == "linear" else states, path_edges, stats)
 
@@ -180,9 +186,9 @@ def loads(text, name="<string>", *, strict=False):
     return Problem(_ide_loads(text, name, strict=strict))
 
 
-def solve(problem, solver="reference"):
-    """problem.solve(solver)."""
-    return problem.solve(solver)
+def solve(problem, solver="reference", backend=None):
+    """problem.solve(solver, backend)."""
+    return problem.solve(solver, backend=backend)
 
 
 def generate(preset, family="linear", *, states=4, procs=0, nodes_per_proc=0, facts=0,

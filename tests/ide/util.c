@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/ide/engine_check.h"
 #include "tests/ide/util.h"
 
 char *ide_test_rows(const weir_ide_problem *p, const weir_ide_result *r) {
@@ -20,7 +21,7 @@ char *ide_test_rows(const weir_ide_problem *p, const weir_ide_result *r) {
   return text;
 }
 
-char *ide_test_solve_text(const char *text) {
+char *ide_test_solve_text_on(const char *text, const char *engine_backends) {
   weir_ide_problem *p = NULL;
   weir_status s = weir_ide_load_memory("micro.ide", text, strlen(text), &p);
   ck_assert_msg(s == WEIR_OK, "load: %s", weir_last_error());
@@ -29,6 +30,11 @@ char *ide_test_solve_text(const char *text) {
   ck_assert_msg(s == WEIR_OK, "solve: %s", weir_last_error());
   char *rows = ide_test_rows(p, &r);
   weir_ide_result_free(&r);
+  /* Every micro problem checks the resident engine too (cpu, and vulkan where
+   * it opens): the same result file, byte for byte. */
+  ide_engine_check_here(p, engine_backends, "micro problem");
   weir_ide_problem_free(p);
   return rows;
 }
+
+char *ide_test_solve_text(const char *text) { return ide_test_solve_text_on(text, NULL); }

@@ -100,6 +100,20 @@ weir_status weir_ifds_engine_init(ifds_engine *e, weir_backend *backend,
  * when in place). */
 weir_status weir_ifds_engine_log_keys(ifds_engine *e, const void **keys, void **owned);
 
+/* The path edges (d1, node, d2) of a solve, in the problem's numbering and
+ * the log's order (discovery order): phase 0 of the IDE engine. */
+typedef struct ifds_path_edges {
+  uint64_t count;
+  uint32_t *d1, *node, *d2;
+} ifds_path_edges;
+/* The fixed point on one device, then the log decoded into *out (free it
+ * with weir_ifds_path_edges_free; zeroed on failure). *all gets the figures
+ * a weir_ifds_solve_engine would report (its struct_size set by the caller). */
+weir_status weir_ifds_engine_path_edges(weir_backend *backend, const weir_ifds_problem *problem,
+                                        const weir_ifds_engine_options *options,
+                                        ifds_path_edges *out, weir_ifds_stats *all);
+void weir_ifds_path_edges_free(ifds_path_edges *edges);
+
 /* graph.c: key widths, the packed graph buffer. */
 weir_status weir_ifds_engine_key_bits(const weir_ifds_problem *problem, uint32_t *fact_bits,
                                       uint32_t *node_bits);

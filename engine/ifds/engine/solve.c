@@ -167,15 +167,6 @@ weir_status weir_ifds_engine_log_keys(ifds_engine *e, const void **keys_out, voi
   return WEIR_OK;
 }
 
-static weir_status read_result(ifds_engine *e, weir_ifds_result *out) {
-  const void *keys;
-  void *owned;
-  WEIR_TRY(weir_ifds_engine_log_keys(e, &keys, &owned));
-  weir_status st = weir_ifds_engine_holds(e, keys, e->ctrl[WEIR_IFDS_C_PLOG], out);
-  free(owned);
-  return st;
-}
-
 static void fill_stats(const ifds_engine *e, const weir_backend_stats *before,
                        const weir_backend_stats *after, weir_ifds_stats *s) {
   s->path_edges = e->ctrl[WEIR_IFDS_C_PLOG];
@@ -220,15 +211,13 @@ weir_status weir_ifds_engine_args_in(const char *fn, const weir_ifds_engine_opti
   return WEIR_OK;
 }
 
-weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_problem *problem,
-                                   const weir_ifds_engine_options *given,
-                                   weir_ifds_result *out, weir_ifds_stats *stats) {
-  WEIR_TRY(check_args(backend, problem, out));
-  weir_ifds_engine_options known;
-  const weir_ifds_engine_options *options = NULL;
-  size_t stats_bytes = 0;
-  WEIR_TRY(weir_ifds_engine_args_in("weir_ifds_solve_engine", given, &known, &options, stats, &stats_bytes));
-  memset(out, 0, sizeof *out);
+/* Upload, windows to the fixed point, then `take` reads what it needs from
+ * the log (the other relations are gone by then); *all gets every figure. */
+typedef weir_status (*engine_take)(ifds_engine *e, const void *keys, void *user);
+
+static weir_status solve_core(weir_backend *backend, const weir_ifds_problem *problem,
+                              const weir_ifds_engine_options *options, engine_take take,
+                              void *user, weir_ifds_stats *all) {
   ifds_engine e;
   WEIR_TRY(weir_ifds_engine_init(&e, backend, problem, options));
   e.key_words = key_words(&e, options);
@@ -248,29 +237,87 @@ weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_proble
    * built (on a host device that is the memory the result is built in). */
   weir_ifds_engine_release_derived(&e);
   double t2 = now_seconds();
-  if (st == WEIR_OK) st = read_result(&e, out);
+  const void *keys = NULL;
+  void *owned = NULL;
+  if (st == WEIR_OK) st = weir_ifds_engine_log_keys(&e, &keys, &owned);
+  if (st == WEIR_OK) st = take(&e, keys, user);
+  free(owned);
   double t3 = now_seconds();
   if (st == WEIR_OK && options && options->phase)
     options->phase(options->progress_user, "read-back", t3 - t2);
   weir_ifds_engine_free_all(&e);
   free(e.to_old);
   weir_backend_get_stats(backend, &after);
+  fill_stats(&e, &before, &after, all);
+  all->seconds_upload = t1 - t0;
+  all->seconds_solve = t2 - t1;
+  all->seconds_readback = t3 - t2;
+  all->graph_bytes = graph; /* taken before the buffers were freed */
+  all->log_bytes = log;
+  all->table_bytes = table;
+  all->list_bytes = lists;
+  return st;
+}
+
+static weir_status take_holds(ifds_engine *e, const void *keys, void *user) {
+  return weir_ifds_engine_holds(e, keys, e->ctrl[WEIR_IFDS_C_PLOG], user);
+}
+
+weir_status weir_ifds_solve_engine(weir_backend *backend, const weir_ifds_problem *problem,
+                                   const weir_ifds_engine_options *given,
+                                   weir_ifds_result *out, weir_ifds_stats *stats) {
+  WEIR_TRY(check_args(backend, problem, out));
+  weir_ifds_engine_options known;
+  const weir_ifds_engine_options *options = NULL;
+  size_t stats_bytes = 0;
+  WEIR_TRY(weir_ifds_engine_args_in("weir_ifds_solve_engine", given, &known, &options, stats, &stats_bytes));
+  memset(out, 0, sizeof *out);
+  weir_ifds_stats all = WEIR_IFDS_STATS_INIT;
+  weir_status st = solve_core(backend, problem, options, take_holds, out, &all);
   if (st != WEIR_OK) {
     weir_ifds_result_free(out);
     memset(out, 0, sizeof *out);
     return st;
   }
-  if (stats) {
-    weir_ifds_stats all = WEIR_IFDS_STATS_INIT;
-    fill_stats(&e, &before, &after, &all);
-    all.seconds_upload = t1 - t0;
-    all.seconds_solve = t2 - t1;
-    all.seconds_readback = t3 - t2;
-    all.graph_bytes = graph; /* taken before the buffers were freed */
-    all.log_bytes = log;
-    all.table_bytes = table;
-    all.list_bytes = lists;
-    weir_struct_out_copy(stats, &all, stats_bytes, sizeof all);
-  }
+  if (stats) weir_struct_out_copy(stats, &all, stats_bytes, sizeof all);
   return WEIR_OK;
+}
+
+/* The log's keys (4 * key_words bytes each, the same layout either width)
+ * decoded into the problem's numbering, in log order. */
+static weir_status take_edges(ifds_engine *e, const void *log, void *user) {
+  ifds_path_edges *out = user;
+  uint64_t n = e->ctrl[WEIR_IFDS_C_PLOG];
+  size_t bytes = (n ? n : 1) * sizeof(uint32_t);
+  out->d1 = malloc(bytes), out->node = malloc(bytes), out->d2 = malloc(bytes);
+  if (!out->d1 || !out->node || !out->d2)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "IFDS engine: no host memory for %llu path edges "
+                     "(3 x %zu bytes). Fix: free memory.", (unsigned long long)n, bytes);
+  uint32_t fb = e->fact_bits, nb = e->node_bits;
+  uint64_t fmask = (1ull << fb) - 1u, nmask = (1ull << nb) - 1u;
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t key = e->key_words == 1u ? ((const uint32_t *)log)[i] : ((const uint64_t *)log)[i];
+    out->d2[i] = (uint32_t)(key & fmask);
+    out->node[i] = e->to_old[(key >> fb) & nmask];
+    out->d1[i] = (uint32_t)(key >> (fb + nb));
+  }
+  out->count = n;
+  return WEIR_OK;
+}
+
+void weir_ifds_path_edges_free(ifds_path_edges *edges) {
+  free(edges->d1);
+  free(edges->node);
+  free(edges->d2);
+  memset(edges, 0, sizeof *edges);
+}
+
+weir_status weir_ifds_engine_path_edges(weir_backend *backend, const weir_ifds_problem *problem,
+                                        const weir_ifds_engine_options *options,
+                                        ifds_path_edges *out, weir_ifds_stats *all) {
+  memset(out, 0, sizeof *out);
+  WEIR_TRY(weir_ifds_engine_check_problem(problem)); /* the caller checked for NULL */
+  weir_status st = solve_core(backend, problem, options, take_edges, out, all);
+  if (st != WEIR_OK) weir_ifds_path_edges_free(out);
+  return st;
 }
