@@ -103,6 +103,7 @@ static void copy_prepare_stats(weir_llvm_build_stats *b, const weir_llvm_prepare
   b->folded_branches = p->folded_branches;
   b->removed_blocks = p->removed_blocks;
   b->threaded_edges = p->threaded_edges;
+  b->noreturn_calls = p->noreturn_calls;
   b->promoted = p->promoted;
   b->seconds_prepare = p->seconds;
 }

@@ -17,7 +17,9 @@
  * parameter: never equal) and
  * `br`/`switch` on a constant become unconditional branches; the phis of the
  * successor that lost the edge are rebuilt without it (the C API has no
- * removeIncoming). Blocks no longer reachable from the entry are DELETED
+ * removeIncoming). A direct call of a defined function left with no `ret`
+ * ends its block (`unreachable` after it). Blocks no longer reachable from
+ * the entry are DELETED
  * (so no analysis ever sees them). Nothing folds on undef or poison, and no
  * operation that could be undefined folds (division, shifts by the width or
  * more, integers wider than 64 bits): `phi [undef, 5]` stays as it is.
@@ -513,6 +515,76 @@ static weir_status remove_unreachable(LLVMBuilderRef builder, LLVMValueRef fn, w
   return s;
 }
 
+/* ---- calls that never return ------------------------------------------------------ */
+
+/* Whether a defined function has a `ret` left (its unreachable blocks are
+ * gone by now): one without never returns to its caller -- an assert
+ * helper whose condition folded to "fails" (`ovs_assert(state !=
+ * OVS_REPLAY_NONE)` in a program that never sets the state), a `die()`
+ * not declared noreturn, a server's main loop. */
+static int has_return(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(b);
+    if (term && LLVMGetInstructionOpcode(term) == LLVMRet) return 1;
+  }
+  return 0;
+}
+
+static LLVMValueRef direct_function(LLVMValueRef call) {
+  LLVMValueRef callee = strip_pointer_casts(LLVMGetCalledValue(call));
+  return callee && LLVMIsAFunction(callee) && LLVMCountBasicBlocks(callee) ? callee : NULL;
+}
+
+/* Ends the block of `call` right after it with `unreachable`: what
+ * followed is only reachable through this call (so its uses become
+ * undef before it goes), and the successors forget the block. */
+static weir_status cut_after(LLVMBuilderRef builder, LLVMValueRef call) {
+  LLVMBasicBlockRef b = LLVMGetInstructionParent(call);
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(b);
+  unsigned n = term ? LLVMGetNumSuccessors(term) : 0;
+  for (unsigned j = 0; j < n; ++j) {
+    LLVMBasicBlockRef s = LLVMGetSuccessor(term, j);
+    int first = 1;
+    for (unsigned i = 0; i < j; ++i) first &= LLVMGetSuccessor(term, i) != s;
+    if (first) WEIR_TRY(weir_llvm_drop_incoming(builder, s, b, UINT32_MAX));
+  }
+  for (LLVMValueRef i = LLVMGetLastInstruction(b); i && i != call; i = LLVMGetLastInstruction(b)) {
+    if (LLVMGetFirstUse(i)) LLVMReplaceAllUsesWith(i, LLVMGetUndef(LLVMTypeOf(i)));
+    LLVMInstructionEraseFromParent(i);
+  }
+  LLVMPositionBuilderAtEnd(builder, b);
+  LLVMInstructionSetDebugLoc(LLVMBuildUnreachable(builder), LLVMInstructionGetDebugLoc(call));
+  return WEIR_OK;
+}
+
+/* Cuts every block after a direct call of a defined function that has no
+ * `ret`: the path past the call does not exist (a path-insensitive
+ * analysis would otherwise carry facts around the call, as if it had
+ * returned without doing anything). The caller removes what became
+ * unreachable and comes back, since a caller may lose its last `ret`. */
+static weir_status cut_noreturn_calls(LLVMBuilderRef builder, LLVMModuleRef module, weir_llvm_prepare_stats *stats,
+                                      int *changed) {
+  weir_llvm_map never = {0};
+  for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
+    if (LLVMCountBasicBlocks(fn) && !has_return(fn)) weir_llvm_map_put(&never, fn, 1);
+  weir_status s = never.failed ? oom("functions that never return") : WEIR_OK;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn && s == WEIR_OK && never.count; fn = LLVMGetNextFunction(fn))
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b && s == WEIR_OK; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+        LLVMValueRef callee = LLVMIsACallInst(i) ? direct_function(i) : NULL;
+        if (!callee || weir_llvm_map_get(&never, callee) != 1) continue;
+        LLVMValueRef next = LLVMGetNextInstruction(i);
+        while (next && LLVMIsADbgInfoIntrinsic(next)) next = LLVMGetNextInstruction(next);
+        if (next && LLVMGetInstructionOpcode(next) == LLVMUnreachable) break;
+        s = cut_after(builder, i);
+        stats->noreturn_calls++;
+        *changed = 1;
+        break; /* the block ends here now */
+      }
+  weir_llvm_map_free(&never);
+  return s;
+}
+
 /* Local folding of one function until nothing changes. */
 static weir_status simplify_function(LLVMBuilderRef builder, LLVMValueRef fn, weir_llvm_prepare_stats *stats,
                                      int *changed) {
@@ -543,6 +615,7 @@ weir_status weir_llvm_fold_module(LLVMModuleRef module, weir_llvm_prepare_stats 
     if (s == WEIR_OK) s = fold_functions(module, stats, &changed);
     for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn && s == WEIR_OK; fn = LLVMGetNextFunction(fn))
       if (LLVMCountBasicBlocks(fn)) s = simplify_function(builder, fn, stats, &changed);
+    if (s == WEIR_OK) s = cut_noreturn_calls(builder, module, stats, &changed);
   }
   LLVMDisposeBuilder(builder);
   return s;

@@ -29,6 +29,7 @@ typedef struct weir_llvm_prepare_stats {
   uint32_t folded_branches;    /* conditional branches / switches made unconditional */
   uint32_t removed_blocks;     /* blocks unreachable after folding */
   uint32_t threaded_edges;     /* edges sent past a branch their phi values decide (thread.c) */
+  uint32_t noreturn_calls;     /* calls of defined functions with no `ret` whose block now ends there */
   uint32_t promoted;           /* allocas promoted to SSA by mem2reg */
   double seconds;
 } weir_llvm_prepare_stats;
