@@ -156,7 +156,7 @@ typedef struct weir_ifds_push {
   uint32_t shard_shift; /* entry i of a relation is entry i & (2^shift - 1) of shard i >> shift
                            (32: one shard, no limit) */
   uint32_t key_words;  /* 1: the path-edge log and table hold 32-bit keys (the key fits);
-                          else 64-bit. Host and CUDA programs only: SPIR-V runs with 2 */
+                          else 64-bit. Every program format (SPIR-V: aliased u32 views) */
   /* Across devices (weir_ifds_solve_engine_group): this device's index and
    * the device count (0 or 1: one device, no owner checks), the entries of
    * each per-destination outbox, and the entries of the inbox (ingest). */
