@@ -61,8 +61,10 @@ U32_SHARD(chead0, 16) U32_SHARD(chead1, 17)
 U64_SHARD(inc0, 18) U64_SHARD(inc1, 19) U64_SHARD(inc2, 20) U64_SHARD(inc3, 21)
 U32_SHARD(incm0, 22) U32_SHARD(incm1, 23) U32_SHARD(incm2, 24) U32_SHARD(incm3, 25)
 U32_SHARD(es0, 26) U32_SHARD(es1, 27) U32_SHARD(es2, 28) U32_SHARD(es3, 29)
-// The same log and table shards as 32-bit keys (key_words 1): aliases, not
-// more bindings (the program's binding count stays 32).
+// The same log, table, context and incoming shards as 32-bit keys
+// (key_words 1): aliases, not more bindings (the binding count stays 32).
+U32_SHARD(ctab32_0, 14) U32_SHARD(ctab32_1, 15)
+U32_SHARD(inc32_0, 18) U32_SHARD(inc32_1, 19) U32_SHARD(inc32_2, 20) U32_SHARD(inc32_3, 21)
 U32_SHARD(ptab32_0, 2) U32_SHARD(ptab32_1, 3) U32_SHARD(ptab32_2, 4)
 U32_SHARD(ptab32_3, 5) U32_SHARD(ptab32_4, 6) U32_SHARD(ptab32_5, 7)
 U32_SHARD(plog32_0, 8) U32_SHARD(plog32_1, 9) U32_SHARD(plog32_2, 10)
@@ -101,8 +103,12 @@ uint64_t ctab_cas(uint i, uint64_t c, uint64_t v) { AT(i); SHARDS2(ctab, CAS) }
 uint chead_get(uint i, uint j) { AT2(i, j); SHARDS2(chead, GET) }
 void chead_set(uint i, uint j, uint v) { AT2(i, j); SHARDS2(chead, SET) }
 uint chead_xchg(uint i, uint j, uint v) { AT2(i, j); SHARDS2(chead, XCHG) }
+uint ctab32_get(uint i) { AT(i); SHARDS2(ctab32_, GET) }
+uint ctab32_cas(uint i, uint c, uint v) { AT(i); SHARDS2(ctab32_, CAS) }
 uint64_t inc_get(uint i) { AT(i); SHARDS4(inc, GET) }
 void inc_set(uint i, uint64_t v) { AT(i); SHARDS4(inc, SET) }
+uint inc32_get(uint i) { AT(i); SHARDS4(inc32_, GET) }
+void inc32_set(uint i, uint v) { AT(i); SHARDS4(inc32_, SET) }
 uint incm_get(uint i, uint j) { AT2(i, j); SHARDS4(incm, GET) }
 void incm_set(uint i, uint j, uint v) { AT2(i, j); SHARDS4(incm, SET) }
 uint es_get(uint i, uint j) { AT2(i, j); SHARDS4(es, GET) }
@@ -248,15 +254,25 @@ void ifds_log_set(uint i, uint64_t key) {
   else plog_set(i, key);
 }
 
+// Contexts at the log's width (ifds_ctx_insert / ifds_ctx_find in
+// ifds_kernels.h: a context key fits wherever a path key does).
 int ifds_ctab_insert(uint64_t key, out uint slot_out) {
   uint size = pc.ctab_size, slot = ifds_slot(key, size);
   slot_out = EMPTY32;
+  bool narrow = ifds_narrow();
+  uint key32 = uint(key);
   for (uint probe = 0u; probe <= pc.probe_limit && probe < size; ++probe) {
-    // The compare-and-swap is also the read: a plain 64-bit load may be
-    // split in two 32-bit halves (llvmpipe) and tear against a concurrent swap.
-    uint64_t seen = ctab_cas(slot, EMPTY64, key);
-    if (seen == EMPTY64) { slot_out = slot; return 1; }
-    if (seen == key) { slot_out = slot; return 0; }
+    if (narrow) {
+      uint seen32 = ctab32_cas(slot, EMPTY32, key32);
+      if (seen32 == EMPTY32) { slot_out = slot; return 1; }
+      if (seen32 == key32) { slot_out = slot; return 0; }
+    } else {
+      // The compare-and-swap is also the read: a plain 64-bit load may be
+      // split in two 32-bit halves (llvmpipe) and tear against a concurrent swap.
+      uint64_t seen = ctab_cas(slot, EMPTY64, key);
+      if (seen == EMPTY64) { slot_out = slot; return 1; }
+      if (seen == key) { slot_out = slot; return 0; }
+    }
     slot = slot + 1u == size ? 0u : slot + 1u;
   }
   return -1;
@@ -264,13 +280,21 @@ int ifds_ctab_insert(uint64_t key, out uint slot_out) {
 
 uint ifds_ctab_find(uint64_t key) {
   uint size = pc.ctab_size, slot = ifds_slot(key, size);
+  bool narrow = ifds_narrow();
   for (uint probe = 0u; probe <= pc.probe_limit && probe < size; ++probe) {
-    uint64_t seen = ctab_get(slot);
+    uint64_t seen = narrow ? uint64_t(ctab32_get(slot)) : ctab_get(slot);
     if (seen == key) return slot;
-    if (seen == EMPTY64) return EMPTY32;
+    if (seen == (narrow ? uint64_t(EMPTY32) : EMPTY64)) return EMPTY32;
     slot = slot + 1u == size ? 0u : slot + 1u;
   }
   return EMPTY32;
+}
+
+// Incoming callers at the log's width (ifds_inc_get / ifds_inc_set).
+uint64_t ifds_inc_get(uint e) { return ifds_narrow() ? uint64_t(inc32_get(e)) : inc_get(e); }
+void ifds_inc_set(uint e, uint64_t key) {
+  if (ifds_narrow()) inc32_set(e, uint(key));
+  else inc_set(e, key);
 }
 
 // ---- flow functions ----------------------------------------------------------
@@ -399,7 +423,7 @@ void ifds_relate_item(uint64_t key) {
         if (slot == EMPTY32) return;
         uint e = ifds_reserve_one(C_INC);
         if (e >= pc.inc_cap) { ifds_overflow(O_INC); return; }
-        inc_set(e, key);
+        ifds_inc_set(e, key);
         incm_set(e, 0u, k);
         incm_set(e, 1u, ifds_prepend(slot, 0u, e));
       }
@@ -443,7 +467,7 @@ void ifds_expand_exit(uint q, uint d1, uint d2) {
   uint parts = ifds_parts(), e = chead_get(slot, 0u);
   for (uint j = 0u; j < pc.part && e != EMPTY32; ++j) e = incm_get(e, 1u);
   while (e != EMPTY32) {
-    uint64_t caller = inc_get(e);
+    uint64_t caller = ifds_inc_get(e);
     uint r = G(G_CALL_REC, 4u * ifds_key_node(caller));  // call node = call index
     uint rf = G(G_CALLEE_REC, 4u * incm_get(e, 0u) + 2u);
     ifds_emit_flow(rf, d2, ifds_key_d1(caller), r);
