@@ -277,7 +277,7 @@ typedef struct weir_ifds_engine_options {
   int32_t per_item_appends;
   /* Nonzero: 64-bit keys in the path-edge log and table even where 32 bits
    * hold every key (node bits + 2 fact bits <= 32: 4 bytes of log and 5.3 of
-   * table per path edge instead of 8 and 10.7; host and CUDA programs on one
+   * table per path edge instead of 8 and 10.7; every backend, on one
    * device). WEIR_IFDS_WIDE_KEYS set to anything but 0 does the same; tests
    * run both. */
   int32_t wide_keys;

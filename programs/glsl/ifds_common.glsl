@@ -7,7 +7,11 @@
 // IFDS_SUBGROUP (the _sg programs, for devices with subgroup ballots), one
 // per group of subgroup invocations appending together: see
 // programs/ifds/ifds_sink.h), 64-bit keys through GL_EXT_shader_atomic_int64,
-// and the loop budget below.
+// and the loop budget below. Like the C kernels, the path-edge log and table
+// hold 32-bit keys when pc.key_words is 1 (ifds_log_get, ifds_ptab_insert):
+// each of their shards is declared twice at the same binding, as u64 and as
+// u32 entries (SPIR-V allows aliased storage-buffer variables), and the
+// width, uniform over a dispatch, picks the view.
 //
 // The loop budget: lavapipe (llvmpipe) runs a workgroup as SIMD vectors of
 // lanes, gives all loops of one vector's shader run ONE shared budget of
@@ -31,7 +35,7 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 
 layout(push_constant) uniform Push {  // weir_ifds_push
   uint fact_bits, node_bits, mode, ptab_size, plog_cap, ctab_size, inc_cap, es_cap;
-  uint begin, end, value, probe_limit, part, parts, shard_shift, key_words;  // key_words: always 2 here
+  uint begin, end, value, probe_limit, part, parts, shard_shift, key_words;  // key_words: 1 or 2
   uint device, devices, out_cap, in_count;  // across devices
 } pc;
 
@@ -57,6 +61,14 @@ U32_SHARD(chead0, 16) U32_SHARD(chead1, 17)
 U64_SHARD(inc0, 18) U64_SHARD(inc1, 19) U64_SHARD(inc2, 20) U64_SHARD(inc3, 21)
 U32_SHARD(incm0, 22) U32_SHARD(incm1, 23) U32_SHARD(incm2, 24) U32_SHARD(incm3, 25)
 U32_SHARD(es0, 26) U32_SHARD(es1, 27) U32_SHARD(es2, 28) U32_SHARD(es3, 29)
+// The same log, table, context and incoming shards as 32-bit keys
+// (key_words 1): aliases, not more bindings (the binding count stays 32).
+U32_SHARD(ctab32_0, 14) U32_SHARD(ctab32_1, 15)
+U32_SHARD(inc32_0, 18) U32_SHARD(inc32_1, 19) U32_SHARD(inc32_2, 20) U32_SHARD(inc32_3, 21)
+U32_SHARD(ptab32_0, 2) U32_SHARD(ptab32_1, 3) U32_SHARD(ptab32_2, 4)
+U32_SHARD(ptab32_3, 5) U32_SHARD(ptab32_4, 6) U32_SHARD(ptab32_5, 7)
+U32_SHARD(plog32_0, 8) U32_SHARD(plog32_1, 9) U32_SHARD(plog32_2, 10)
+U32_SHARD(plog32_3, 11) U32_SHARD(plog32_4, 12) U32_SHARD(plog32_5, 13)
 // Across devices: the outboxes (the one for device j at [j * out_cap, ...)) and the inbox.
 layout(std430, set = 0, binding = 30) coherent buffer Out { uint64_t outbox[]; };
 layout(std430, set = 0, binding = 31) readonly buffer In { uint64_t inbox[]; };
@@ -81,15 +93,22 @@ uint ifds_offset(uint i) { return pc.shard_shift >= 32u ? i : i & ((1u << pc.sha
 #define AT2(i, j) uint s = ifds_shard(i), o = 2u * ifds_offset(i) + j
 
 uint64_t ptab_cas(uint i, uint64_t c, uint64_t v) { AT(i); SHARDS6(ptab, CAS) }
+uint ptab32_cas(uint i, uint c, uint v) { AT(i); SHARDS6(ptab32_, CAS) }
 uint64_t plog_get(uint i) { AT(i); SHARDS6(plog, GET) }
 void plog_set(uint i, uint64_t v) { AT(i); SHARDS6(plog, SET) }
+uint plog32_get(uint i) { AT(i); SHARDS6(plog32_, GET) }
+void plog32_set(uint i, uint v) { AT(i); SHARDS6(plog32_, SET) }
 uint64_t ctab_get(uint i) { AT(i); SHARDS2(ctab, GET) }
 uint64_t ctab_cas(uint i, uint64_t c, uint64_t v) { AT(i); SHARDS2(ctab, CAS) }
 uint chead_get(uint i, uint j) { AT2(i, j); SHARDS2(chead, GET) }
 void chead_set(uint i, uint j, uint v) { AT2(i, j); SHARDS2(chead, SET) }
 uint chead_xchg(uint i, uint j, uint v) { AT2(i, j); SHARDS2(chead, XCHG) }
+uint ctab32_get(uint i) { AT(i); SHARDS2(ctab32_, GET) }
+uint ctab32_cas(uint i, uint c, uint v) { AT(i); SHARDS2(ctab32_, CAS) }
 uint64_t inc_get(uint i) { AT(i); SHARDS4(inc, GET) }
 void inc_set(uint i, uint64_t v) { AT(i); SHARDS4(inc, SET) }
+uint inc32_get(uint i) { AT(i); SHARDS4(inc32_, GET) }
+void inc32_set(uint i, uint v) { AT(i); SHARDS4(inc32_, SET) }
 uint incm_get(uint i, uint j) { AT2(i, j); SHARDS4(incm, GET) }
 void incm_set(uint i, uint j, uint v) { AT2(i, j); SHARDS4(incm, SET) }
 uint es_get(uint i, uint j) { AT2(i, j); SHARDS4(es, GET) }
@@ -202,29 +221,58 @@ uint ifds_slot(uint64_t key, uint size) {
 
 // 1: new, 0: present, -1: no slot within the probe limit. One function per
 // table because GLSL cannot pass a buffer as an argument.
+bool ifds_narrow() { return pc.key_words == 1u; }
+
 int ifds_ptab_insert(uint64_t key, out uint slot_out) {
   uint size = pc.ptab_size, slot = ifds_slot(key, size);
   slot_out = EMPTY32;
+  // 32-bit keys (ifds_set_insert32 in ifds_kernels.h): the same slot, since
+  // the hash takes the key zero-extended, and all ones is never a key.
+  bool narrow = ifds_narrow();
+  uint key32 = uint(key);
   for (uint probe = 0u; probe <= pc.probe_limit && probe < size; ++probe) {
-    // The compare-and-swap is also the read: a plain 64-bit load may be
-    // split in two 32-bit halves (llvmpipe) and tear against a concurrent swap.
-    uint64_t seen = ptab_cas(slot, EMPTY64, key);
-    if (seen == EMPTY64) { slot_out = slot; return 1; }
-    if (seen == key) { slot_out = slot; return 0; }
+    if (narrow) {
+      uint seen32 = ptab32_cas(slot, EMPTY32, key32);
+      if (seen32 == EMPTY32) { slot_out = slot; return 1; }
+      if (seen32 == key32) { slot_out = slot; return 0; }
+    } else {
+      // The compare-and-swap is also the read: a plain 64-bit load may be
+      // split in two 32-bit halves (llvmpipe) and tear against a concurrent swap.
+      uint64_t seen = ptab_cas(slot, EMPTY64, key);
+      if (seen == EMPTY64) { slot_out = slot; return 1; }
+      if (seen == key) { slot_out = slot; return 0; }
+    }
     slot = slot + 1u == size ? 0u : slot + 1u;
   }
   return -1;
 }
 
+// The path-edge log at either width (ifds_log_get / ifds_log_set).
+uint64_t ifds_log_get(uint i) { return ifds_narrow() ? uint64_t(plog32_get(i)) : plog_get(i); }
+void ifds_log_set(uint i, uint64_t key) {
+  if (ifds_narrow()) plog32_set(i, uint(key));
+  else plog_set(i, key);
+}
+
+// Contexts at the log's width (ifds_ctx_insert / ifds_ctx_find in
+// ifds_kernels.h: a context key fits wherever a path key does).
 int ifds_ctab_insert(uint64_t key, out uint slot_out) {
   uint size = pc.ctab_size, slot = ifds_slot(key, size);
   slot_out = EMPTY32;
+  bool narrow = ifds_narrow();
+  uint key32 = uint(key);
   for (uint probe = 0u; probe <= pc.probe_limit && probe < size; ++probe) {
-    // The compare-and-swap is also the read: a plain 64-bit load may be
-    // split in two 32-bit halves (llvmpipe) and tear against a concurrent swap.
-    uint64_t seen = ctab_cas(slot, EMPTY64, key);
-    if (seen == EMPTY64) { slot_out = slot; return 1; }
-    if (seen == key) { slot_out = slot; return 0; }
+    if (narrow) {
+      uint seen32 = ctab32_cas(slot, EMPTY32, key32);
+      if (seen32 == EMPTY32) { slot_out = slot; return 1; }
+      if (seen32 == key32) { slot_out = slot; return 0; }
+    } else {
+      // The compare-and-swap is also the read: a plain 64-bit load may be
+      // split in two 32-bit halves (llvmpipe) and tear against a concurrent swap.
+      uint64_t seen = ctab_cas(slot, EMPTY64, key);
+      if (seen == EMPTY64) { slot_out = slot; return 1; }
+      if (seen == key) { slot_out = slot; return 0; }
+    }
     slot = slot + 1u == size ? 0u : slot + 1u;
   }
   return -1;
@@ -232,13 +280,21 @@ int ifds_ctab_insert(uint64_t key, out uint slot_out) {
 
 uint ifds_ctab_find(uint64_t key) {
   uint size = pc.ctab_size, slot = ifds_slot(key, size);
+  bool narrow = ifds_narrow();
   for (uint probe = 0u; probe <= pc.probe_limit && probe < size; ++probe) {
-    uint64_t seen = ctab_get(slot);
+    uint64_t seen = narrow ? uint64_t(ctab32_get(slot)) : ctab_get(slot);
     if (seen == key) return slot;
-    if (seen == EMPTY64) return EMPTY32;
+    if (seen == (narrow ? uint64_t(EMPTY32) : EMPTY64)) return EMPTY32;
     slot = slot + 1u == size ? 0u : slot + 1u;
   }
   return EMPTY32;
+}
+
+// Incoming callers at the log's width (ifds_inc_get / ifds_inc_set).
+uint64_t ifds_inc_get(uint e) { return ifds_narrow() ? uint64_t(inc32_get(e)) : inc_get(e); }
+void ifds_inc_set(uint e, uint64_t key) {
+  if (ifds_narrow()) inc32_set(e, uint(key));
+  else inc_set(e, key);
 }
 
 // ---- flow functions ----------------------------------------------------------
@@ -288,7 +344,7 @@ uint ifds_flow_next(inout ifds_flow_iter it) {
 
 void ifds_sink_push(uint64_t key) {
   uint at = ifds_reserve_one(C_PLOG);
-  if (at < pc.plog_cap) plog_set(at, key);
+  if (at < pc.plog_cap) ifds_log_set(at, key);
   else ifds_overflow(O_PLOG);
 }
 
@@ -367,7 +423,7 @@ void ifds_relate_item(uint64_t key) {
         if (slot == EMPTY32) return;
         uint e = ifds_reserve_one(C_INC);
         if (e >= pc.inc_cap) { ifds_overflow(O_INC); return; }
-        inc_set(e, key);
+        ifds_inc_set(e, key);
         incm_set(e, 0u, k);
         incm_set(e, 1u, ifds_prepend(slot, 0u, e));
       }
@@ -411,7 +467,7 @@ void ifds_expand_exit(uint q, uint d1, uint d2) {
   uint parts = ifds_parts(), e = chead_get(slot, 0u);
   for (uint j = 0u; j < pc.part && e != EMPTY32; ++j) e = incm_get(e, 1u);
   while (e != EMPTY32) {
-    uint64_t caller = inc_get(e);
+    uint64_t caller = ifds_inc_get(e);
     uint r = G(G_CALL_REC, 4u * ifds_key_node(caller));  // call node = call index
     uint rf = G(G_CALLEE_REC, 4u * incm_get(e, 0u) + 2u);
     ifds_emit_flow(rf, d2, ifds_key_d1(caller), r);

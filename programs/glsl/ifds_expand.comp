@@ -8,7 +8,7 @@ void main() {
     uint begin = ctrl[C_A], end_ = ctrl[C_B];
     if (pc.mode == MODE_RANGE) { begin = pc.begin; end_ = pc.end; }
     for (uint i = begin + ifds_first(); i < end_; i += ifds_stride()) {
-      ifds_expand_item(plog_get(i));
+      ifds_expand_item(ifds_log_get(i));
       if (ifds_stopped()) break;
     }
   }

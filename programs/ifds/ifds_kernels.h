@@ -289,10 +289,41 @@ IFDS_FN int ifds_set_insert32(const ifds_ctx *cx, uint64_t *const *table, uint32
   }
   return -1;
 }
+/* ifds_set_find for 32-bit keys. */
+IFDS_FN uint32_t ifds_set_find32(const ifds_ctx *cx, uint64_t *const *table, uint32_t size,
+                                 uint32_t key) {
+  uint32_t slot = ifds_slot(key, size), limit = cx->pc.probe_limit;
+  for (uint32_t probe = 0; probe <= limit && probe < size; ++probe) {
+    uint32_t seen = ifds_load32(ifds_at32(cx, table, slot));
+    if (seen == key) return slot;
+    if (seen == WEIR_IFDS_EMPTY32) return WEIR_IFDS_EMPTY32;
+    slot = slot + 1u == size ? 0u : slot + 1u;
+  }
+  return WEIR_IFDS_EMPTY32;
+}
 /* A path edge into the table: 1 new, 0 present, -1 overflow. */
 IFDS_FN int ifds_path_insert(const ifds_ctx *cx, uint64_t key, uint32_t *slot) {
   if (ifds_narrow(cx)) return ifds_set_insert32(cx, cx->ptab, cx->pc.ptab_size, (uint32_t)key, slot);
   return ifds_set_insert(cx, cx->ptab, cx->pc.ptab_size, key, slot);
+}
+
+/* Contexts and incoming entries at the same width: a context key (q, d)
+ * is at most the path key (0, exit of q, d), and an incoming entry holds a
+ * path key, so both fit wherever the log's keys do. */
+IFDS_FN int ifds_ctx_insert(const ifds_ctx *cx, uint64_t key, uint32_t *slot) {
+  if (ifds_narrow(cx)) return ifds_set_insert32(cx, cx->ctab, cx->pc.ctab_size, (uint32_t)key, slot);
+  return ifds_set_insert(cx, cx->ctab, cx->pc.ctab_size, key, slot);
+}
+IFDS_FN uint32_t ifds_ctx_find(const ifds_ctx *cx, uint64_t key) {
+  if (ifds_narrow(cx)) return ifds_set_find32(cx, cx->ctab, cx->pc.ctab_size, (uint32_t)key);
+  return ifds_set_find(cx, cx->ctab, cx->pc.ctab_size, key);
+}
+IFDS_FN uint64_t ifds_inc_get(const ifds_ctx *cx, uint32_t e) {
+  return ifds_narrow(cx) ? *ifds_at32(cx, cx->inc, e) : *ifds_at(cx, cx->inc, e);
+}
+IFDS_FN void ifds_inc_set(const ifds_ctx *cx, uint32_t e, uint64_t key) {
+  if (ifds_narrow(cx)) *ifds_at32(cx, cx->inc, e) = (uint32_t)key;
+  else *ifds_at(cx, cx->inc, e) = key;
 }
 
 /* ---- flow functions ------------------------------------------------------ */
@@ -395,7 +426,7 @@ IFDS_FN void ifds_ingest_item(const ifds_ctx *cx, uint32_t i, ifds_sink *s) {
 /* Finds or adds the context (q, d); EMPTY on overflow. */
 IFDS_FN uint32_t ifds_context(const ifds_ctx *cx, uint32_t q, uint32_t d) {
   uint32_t slot;
-  int r = ifds_set_insert(cx, cx->ctab, cx->pc.ctab_size, ifds_ctx_key(cx, q, d), &slot);
+  int r = ifds_ctx_insert(cx, ifds_ctx_key(cx, q, d), &slot);
   if (r < 0) {
     ifds_overflow(cx, WEIR_IFDS_O_CTAB);
     return WEIR_IFDS_EMPTY32;
@@ -477,7 +508,7 @@ IFDS_FN void ifds_expand_call(const ifds_ctx *cx, ifds_sink *s, uint32_t ci, uin
     ifds_flow_begin(cx, callee[1], d2, &it);
     for (uint32_t d3 = ifds_flow_next(cx, &it); d3 != WEIR_IFDS_EMPTY32;
          d3 = ifds_flow_next(cx, &it)) {
-      uint32_t slot = ifds_set_find(cx, cx->ctab, cx->pc.ctab_size, ifds_ctx_key(cx, q, d3));
+      uint32_t slot = ifds_ctx_find(cx, ifds_ctx_key(cx, q, d3));
       if (slot == WEIR_IFDS_EMPTY32) continue;
       for (uint32_t e = *ifds_at2(cx, cx->chead, slot, 1u); e != WEIR_IFDS_EMPTY32;
            e = *ifds_at2(cx, cx->es, e, 1u))
@@ -490,14 +521,14 @@ IFDS_FN void ifds_expand_call(const ifds_ctx *cx, ifds_sink *s, uint32_t ci, uin
  * context (q, d1). */
 IFDS_FN void ifds_expand_exit(const ifds_ctx *cx, ifds_sink *s, uint32_t q, uint32_t d1,
                               uint32_t d2) {
-  uint32_t slot = ifds_set_find(cx, cx->ctab, cx->pc.ctab_size, ifds_ctx_key(cx, q, d1));
+  uint32_t slot = ifds_ctx_find(cx, ifds_ctx_key(cx, q, d1));
   if (slot == WEIR_IFDS_EMPTY32) return;
   /* Entries part, part + parts, ...: skip `part`, then `parts` at a time. */
   uint32_t parts = ifds_parts(cx), e = *ifds_at2(cx, cx->chead, slot, 0u);
   for (uint32_t j = 0; j < cx->pc.part && e != WEIR_IFDS_EMPTY32; ++j)
     e = *ifds_at2(cx, cx->incm, e, 1u);
   while (e != WEIR_IFDS_EMPTY32) {
-    uint64_t caller = *ifds_at(cx, cx->inc, e);
+    uint64_t caller = ifds_inc_get(cx, e);
     uint32_t r = cx->call_rec[4u * ifds_key_node(cx, caller)]; /* call node = call index */
     uint32_t rf = cx->callee_rec[4u * *ifds_at2(cx, cx->incm, e, 0u) + 2u];
     ifds_emit_flow(cx, s, rf, d2, ifds_key_d1(cx, caller), r);

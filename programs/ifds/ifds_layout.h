@@ -8,11 +8,11 @@
  *   plog  u64[plog_cap]   every path edge ever found, in discovery order; the
  *                         delta of an iteration is the slice [A, B) of it
  *   ptab  u64[ptab_size]   open-addressing set of path-edge keys (dedup)
- *                         (plog and ptab: u32 when key_words is 1)
  *   ctab  u64[ctab_size]   contexts (proc, entry fact) -> slot
  *   chead u32[2*slots]    per context: head of its incoming list, head of its
  *                         end-summary list
  *   inc   u64[inc_cap]    incoming: the caller's path edge ...
+ *                         (plog, ptab, ctab and inc: u32 when key_words is 1)
  *   incm  u32[2*inc_cap]  ... its callee index k and the next entry
  *   es    u32[2*es_cap]   end summaries: exit fact d4 and the next entry
  *
@@ -155,8 +155,9 @@ typedef struct weir_ifds_push {
   uint32_t parts;      /* passes the long loops are split over (0 or 1: one) */
   uint32_t shard_shift; /* entry i of a relation is entry i & (2^shift - 1) of shard i >> shift
                            (32: one shard, no limit) */
-  uint32_t key_words;  /* 1: the path-edge log and table hold 32-bit keys (the key fits);
-                          else 64-bit. Host and CUDA programs only: SPIR-V runs with 2 */
+  uint32_t key_words;  /* 1: the path-edge log and table, the contexts and the incoming
+                          entries hold 32-bit keys (the key fits);
+                          else 64-bit. Every program format (SPIR-V: aliased u32 views) */
   /* Across devices (weir_ifds_solve_engine_group): this device's index and
    * the device count (0 or 1: one device, no owner checks), the entries of
    * each per-destination outbox, and the entries of the inbox (ingest). */

@@ -29,7 +29,7 @@ IFDS_FN void ifds_put_incoming(const ifds_ctx *cx, uint32_t e, uint64_t key, uin
     ifds_overflow(cx, WEIR_IFDS_O_INC);
     return;
   }
-  *ifds_at(cx, cx->inc, e) = key;
+  ifds_inc_set(cx, e, key);
   *ifds_at2(cx, cx->incm, e, 0u) = k;
   *ifds_at2(cx, cx->incm, e, 1u) = ifds_exch32(ifds_at2(cx, cx->chead, slot, 0u), e);
 }

@@ -33,13 +33,12 @@ static int subgroup_appends(weir_backend *backend, const weir_ifds_engine_option
 }
 
 /* 32-bit keys in the log and table where they fit (graph.c), on one device
- * (the exchange across devices moves 64-bit keys) with host or CUDA
- * programs (the SPIR-V ones read 64-bit keys only), unless 64-bit keys are
- * asked for. */
+ * (the exchange across devices moves 64-bit keys), with every program format
+ * (host, CUDA and SPIR-V read both widths), unless 64-bit keys are asked
+ * for. */
 static uint32_t key_words(const ifds_engine *e, const weir_ifds_engine_options *o) {
   const char *env = getenv("WEIR_IFDS_WIDE_KEYS");
   if ((o && o->wide_keys) || (env && *env && strcmp(env, "0") != 0) ||
-      weir_backend_format(e->backend) == WEIR_FORMAT_SPIRV ||
       !weir_ifds_engine_keys_fit_32(e->problem, e->fact_bits, e->node_bits))
     return 2u;
   return 1u;

@@ -48,9 +48,14 @@ void weir_ifds_engine_initial_caps(const weir_ifds_problem *pb,
    * node in the generator's realistic preset); the log grows 1.5x when not. */
   out->plog = at_least(3ull * pb->node_count + pb->seed_count, 1024);
   /* Contexts and end summaries: a few per procedure; incoming: a few per
-   * callee edge. Small next to the log, so start generous. */
-  out->ctab = at_least(16ull * pb->proc_count + 1024u, 64);
-  out->inc = at_least(4ull * callees + 64u, 64);
+   * callee edge. Measured on the realistic preset (bench/ifds/README.md):
+   * 1.9 contexts per procedure, 1.4 incoming entries per callee edge, 3.6
+   * end summaries per procedure. The context table holds up to 3 per
+   * procedure at its 3/4 limit (more costs one full rebuild; it was 12 per
+   * procedure, a quarter of the lists' bytes empty); incoming lists grow
+   * 2x with a cheap rollback (unlink, log and table kept). */
+  out->ctab = at_least(4ull * pb->proc_count + 1024u, 64);
+  out->inc = at_least(2ull * callees + 64u, 64);
   out->es = at_least(4ull * pb->proc_count + 64u, 64);
   if (o && o->initial_table_capacity) out->plog = at_least(o->initial_table_capacity * 3u / 4u, 1);
   if (o && o->initial_frontier_capacity) {
@@ -69,13 +74,16 @@ void weir_ifds_engine_share_caps(ifds_engine *e, uint32_t parts) {
   e->caps.inc = at_least(e->caps.inc / parts, 64);
 }
 
+/* Relations of keys (log, table, contexts, incoming callers) take 4 bytes an
+ * entry with 32-bit keys; heads and links are u32 pairs either way. */
 uint64_t weir_ifds_engine_entry_bytes(const ifds_engine *e, int r) {
-  return (r == IFDS_R_PLOG || r == IFDS_R_PTAB) && e->key_words == 1u ? 4u : 8u;
+  int keys = r == IFDS_R_PLOG || r == IFDS_R_PTAB || r == IFDS_R_CTAB || r == IFDS_R_INC;
+  return keys && e->key_words == 1u ? 4u : 8u;
 }
 
 uint64_t weir_ifds_engine_state_bytes(const ifds_engine *e, const ifds_caps *c) {
   uint64_t key = weir_ifds_engine_entry_bytes(e, IFDS_R_PLOG);
-  return key * (c->plog + c->ptab) + 8u * (2u * c->ctab + 2u * c->inc + c->es);
+  return key * (c->plog + c->ptab + c->ctab + c->inc) + 8u * (c->ctab + c->inc + c->es);
 }
 
 static uint64_t shard_entries(const ifds_engine *e) { return 1ull << e->shard_shift; }
