@@ -377,6 +377,10 @@ void pta_bind(weir_llvm_memory *m, uint32_t record, LLVMValueRef fn) {
   uint32_t fi = pta_fn(m, fn);
   LLVMValueRef call = m->calls[record].call;
   if (fi == PTA_NONE || pta_is_intrinsic(fn) || !arity_fits(call, fn)) return;
+  if (!pta_field_allows(m, call, fi)) {
+    m->calls[record].field_refused = 1;
+    return;
+  }
   int defined = !LLVMIsDeclaration(fn);
   pta_set *targets = defined ? &m->calls[record].defined : &m->calls[record].declared;
   if (!pta_set_insert(m, targets, fi)) return;

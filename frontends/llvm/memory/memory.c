@@ -116,6 +116,7 @@ static void number_locations(weir_llvm_memory *m) {
 
 /* Drops what only the solver needed. */
 static void drop_solver_state(weir_llvm_memory *m) {
+  pta_field_table_free(m);
   for (uint32_t k = 0; k < m->node_count; ++k) {
     pta_bits_free(&m->nodes[k].set);
     pta_bits_free(&m->nodes[k].delta);
@@ -351,6 +352,11 @@ size_t weir_llvm_memory_callees(const weir_llvm_memory *m, LLVMValueRef call, co
   if (record == PTA_NONE) return 0;
   *functions = m->callee_values + m->call_callee_first[record];
   return m->call_callee_count[record];
+}
+
+int weir_llvm_memory_call_refused(const weir_llvm_memory *m, LLVMValueRef call) {
+  uint32_t record = call ? weir_llvm_map_get(&m->call_index, call) : PTA_NONE;
+  return record != PTA_NONE && m->calls[record].field_refused;
 }
 
 static size_t summary(const weir_llvm_memory *m, LLVMValueRef fn, const uint32_t *first, const uint32_t *count,

@@ -119,6 +119,12 @@ size_t weir_llvm_memory_contents(const weir_llvm_memory *memory, uint32_t locati
 size_t weir_llvm_memory_callees(const weir_llvm_memory *memory, LLVMValueRef call,
                                 const LLVMValueRef **functions);
 
+/* Whether the memory model refused a function that reached an indirect
+ * call's pointer because the struct field it is loaded from never holds
+ * it (fieldfns.c): with no callee left, the call calls nothing of the
+ * program, and the ICFG must not fall back to every function of its type. */
+int weir_llvm_memory_call_refused(const weir_llvm_memory *m, LLVMValueRef call);
+
 /* Mod/ref summaries of a defined function, transitive over everything it may
  * call (direct, resolved indirect, library calls by the table):
  *   mod: locations it may write (stores, library writes and copies, pointer

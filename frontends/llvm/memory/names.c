@@ -314,6 +314,14 @@ static LLVMValueRef global_variable(LLVMValueRef global) {
   return var;
 }
 
+const char *pta_global_record_name(LLVMValueRef global, size_t *length) {
+  *length = 0;
+  LLVMValueRef var = global_variable(global);
+  LLVMValueRef type = var ? strip(md_op(var, 3)) : NULL;
+  if (!type || md_kind(type) != LLVMDICompositeTypeMetadataKind) return NULL;
+  return type_name(type, length);
+}
+
 /* The source name and type of a variable node (operands 1 and 3). */
 static int variable_name(LLVMValueRef var, weir_llvm_text *out, LLVMValueRef *type) {
   unsigned length = 0;

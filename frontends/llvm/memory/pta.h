@@ -83,6 +83,7 @@ typedef struct pta_call {
   LLVMValueRef call;
   pta_set defined;   /* resolved defined targets (function object ids) */
   pta_set declared;  /* resolved declarations (function object ids) */
+  uint8_t field_refused; /* a function reached the called pointer that its struct field never holds (fieldfns.c) */
 } pta_call;
 
 typedef struct pta_object {
@@ -156,6 +157,7 @@ struct weir_llvm_memory {
 
   uint32_t argv_array, argv_strings; /* objects, or PTA_NONE */
   weir_llvm_map out_skip;   /* instructions of out-parameter helpers not generated (outparam.c) */
+  struct pta_field_table *field_fns; /* functions put into struct fields (fieldfns.c), while solving */
 
   pta_set wave_now, wave_next; /* worklist heaps by rank (worklist.c) */
   uint64_t work_done;       /* elements sent along edges so far: the solver's budget counts them */
@@ -219,6 +221,13 @@ int pta_can_hold_pointer(const weir_llvm_memory *m, LLVMTypeRef type);
 /* Offsets inside `type` where a pointer may be kept (up to capacity). */
 uint32_t pta_pointer_fields(const weir_llvm_memory *m, LLVMTypeRef type, uint64_t *out, uint32_t capacity);
 uint64_t pta_type_size(const weir_llvm_memory *m, LLVMTypeRef type);
+/* Whether an indirect call that loads its target from field k of a struct
+ * T may bind function `fi`: every function put into such a field is known
+ * and fi is one of them, or nothing is known (fieldfns.c). */
+int pta_field_allows(weir_llvm_memory *m, LLVMValueRef call, uint32_t fi);
+void pta_field_table_free(weir_llvm_memory *m);
+/* The debug-info record name of a global's declared type, or NULL (names.c). */
+const char *pta_global_record_name(LLVMValueRef global, size_t *length);
 /* The layout a heap block or external memory is used with, or NULL. */
 LLVMTypeRef pta_layout_of(const weir_llvm_memory *m, LLVMValueRef value);
 /* names.c: the largest record a pointer variable holding `value` points to

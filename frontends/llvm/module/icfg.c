@@ -209,7 +209,8 @@ static void resolve_call(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t vid) {
   ctx->out->stats.indirect_sites++;
   /* The memory model knows which functions the called pointer may hold;
    * only when it knows none, every address-taken function of the call's
-   * exact type may be called. */
+   * exact type may be called (not when it refused those that reached the
+   * pointer: their struct field never holds them). */
   const LLVMValueRef *targets = NULL;
   size_t count = ctx->memory ? weir_llvm_memory_callees(ctx->memory, call, &targets) : 0;
   for (size_t t = 0; t < count; ++t) {
@@ -218,7 +219,7 @@ static void resolve_call(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t vid) {
     weir_llvm_vec_push(&ctx->callees, proc);
     ctx->callee_count[vid]++;
   }
-  if (count) {
+  if (count || (ctx->memory && weir_llvm_memory_call_refused(ctx->memory, call))) {
     ctx->out->stats.indirect_by_points_to++;
     return;
   }
