@@ -102,7 +102,8 @@ static void write_stats_json(FILE *f, const ide_args *a, const char *backend_id,
            {"iterations", st->iterations}, {"value_iterations", st->value_iterations},
            {"rules", st->rules}, {"windows", st->windows}, {"ifds_iterations", st->ifds_iterations},
            {"ifds_windows", st->ifds_windows}, {"host_syncs", st->host_syncs},
-           {"peak_resident_bytes", st->peak_resident_bytes}};
+           {"peak_resident_bytes", st->peak_resident_bytes},
+           {"target_visits", st->target_visits}};
   for (size_t i = 0; i < sizeof u / sizeof u[0]; ++i)
     fprintf(f, ", \"%s\": %llu", u[i].name, (unsigned long long)u[i].value);
   fprintf(f, ", \"seconds_phase0\": %.6f, \"seconds_rules\": %.6f, \"seconds_phase1\": %.6f, "

@@ -14,7 +14,8 @@ a difference in holds is the only failure (exit 1).
 With --engine BACKENDS (default cpu,vulkan; '' for none) the resident IDE
 engine (`weir ide --backend B`) runs interleaved with the reference too: a
 second table gives the solve time each solver reports (`--stats`: load and
-writing left out), phase 1's device rounds and phase 0's IFDS iterations,
+writing left out), phase 1's device rounds and the targets it recomputed
+over them, phase 0's IFDS iterations,
 the engine's peak device bytes per path edge, and checks that its result file
 is the reference's byte for byte (exit 1 when not).
 
@@ -91,23 +92,31 @@ def engine_row(args, name, family, ide, tmp, backends):
         row[b] = {"solve_s": statistics.median(f["seconds"] for f in figures[b]),
                   "rounds": last["iterations"], "ifds_iterations": last["ifds_iterations"],
                   "rules": last["rules"], "windows": last["windows"],
+                  "target_visits": last.get("target_visits"),  # absent before the delta-driven phase 1
                   "peak_bytes_per_path_edge": last["peak_resident_bytes"] / max(last["path_edges"], 1),
                   "identical": digest(os.path.join(tmp, f"{b}.ide.txt")) == want}
     return row
+
+
+def visits(figures):
+    """Targets phase 1 recomputed; an engine without the figure recomputed
+    every target in every round."""
+    v = figures.get("target_visits")
+    return f"{v:,}" if v is not None else "—"
 
 
 def print_engine_table(rows, backends):
     print()
     print("| problem | family | path edges | reference s | " +
           " | ".join(f"engine {b} s" for b in backends) +
-          " | rounds (phase 1) | IFDS iterations (phase 0) | peak B / path edge | identical |")
-    print("|---|---|---|---|" + "---|" * len(backends) + "---|---|---|---|")
+          " | rounds (phase 1) | targets recomputed (phase 1) | IFDS iterations (phase 0) | peak B / path edge | identical |")
+    print("|---|---|---|---|" + "---|" * len(backends) + "---|---|---|---|---|")
     for r in rows:
         first = r[backends[0]]
         same = all(r[b]["identical"] for b in backends)
         print(f"| {r['problem']} | {r['family']} | {r['path_edges']:,} | {r['reference_s']:.3f} | " +
               " | ".join(f"{r[b]['solve_s']:.3f}" for b in backends) +
-              f" | {first['rounds']} | {first['ifds_iterations']} | "
+              f" | {first['rounds']} | {visits(first)} | {first['ifds_iterations']} | "
               f"{first['peak_bytes_per_path_edge']:.1f} | {'yes' if same else 'NO'} |")
 
 

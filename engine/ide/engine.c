@@ -55,6 +55,7 @@ static weir_status phases(weir_backend *b, const weir_ide_problem *p, const ifds
   st->windows = d.windows;
   st->iterations = d.ctrl[WEIR_IDE_C_ROUND];
   st->jump_updates = d.ctrl[WEIR_IDE_C_UPDATES];
+  st->target_visits = d.ctrl[WEIR_IDE_C_VISITS];
   st->value_iterations = s.stats.value_iterations;
   if (d.bytes > st->peak_resident_bytes) st->peak_resident_bytes = d.bytes;
   ide_rules_free(&rules);

@@ -18,6 +18,11 @@ typedef struct ide_rules {
   uint32_t fn_total; /* the problem's functions, then one constant per seed */
   uint32_t words_per_fn;
   uint32_t *fn_words; /* [fn_total * words_per_fn] */
+  /* The same relation by source: the targets with a rule reading path
+   * edge s, each once per s (phase 1's worklist follows it). */
+  uint64_t dep_count; /* D */
+  uint32_t *dep_offset; /* [E + 1] */
+  uint32_t *deps;       /* [D] */
 } ide_rules;
 
 /* Fills s's path-edge structures (nf_*, pe_*, end summaries: the reference's

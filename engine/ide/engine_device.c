@@ -1,25 +1,28 @@
-/* Phase 1 of the IDE engine on the device: ONE upload of the rules, the
- * function table and zeroed state, then windows of rounds (each round two
- * parity steps, one of which runs, and one `advance`) behind one
- * synchronization each, reading back only the 64-byte control block; at
+/* Phase 1 of the IDE engine on the device: ONE upload of the rules (by
+ * target and by source), the function table and zeroed state, then windows
+ * of rounds (each round `round`, `expand`, `advance`: recompute the
+ * worklist, commit the changes and build the next worklist, count) behind
+ * one synchronization each, reading back only the 64-byte control block; at
  * the fixed point one download of the jump functions. The host never
- * touches a jump function during the iteration. */
+ * touches a jump function or a worklist during the iteration. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/ide/engine_device.h"
 #include "programs/ide/ide_kernels.h"
 
-enum { JF_A, JF_B, CHG_A, CHG_B, FNS, OFFSET, RULES, CTRL, BUFFERS };
+/* Buffers in binding order (programs/ide/ide_layout.h). */
+enum { FNS, OFFSET, RULES, JF, NEXT, DEP_OFFSET, DEPS, MARK, WORK, CHANGED, CTRL, BUFFERS };
 static const char *const buffer_names[BUFFERS] = {
-    "jump functions (A)", "jump functions (B)", "changed flags (A)", "changed flags (B)",
-    "function table", "rule offsets", "rules", "control block"};
+    "function table", "rule offsets", "rules", "jump functions", "new jump functions",
+    "dependent offsets", "dependents", "worklist marks", "worklists", "changed list",
+    "control block"};
 
-static weir_status find_programs(weir_backend *b, uint32_t family, const weir_program *prog[2]) {
-  const char *const names[2] = {family == WEIR_IDE_LINEAR ? "ide_round_linear" : "ide_round_typestate",
-                                "ide_advance"};
+static weir_status find_programs(weir_backend *b, uint32_t family, const weir_program *prog[3]) {
+  const char *const names[3] = {family == WEIR_IDE_LINEAR ? "ide_round_linear" : "ide_round_typestate",
+                                "ide_expand", "ide_advance"};
   weir_program_format format = weir_backend_format(b);
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < 3; ++i) {
     prog[i] = weir_builtin_program(names[i]);
     if (!prog[i] || !weir_program_has_format(prog[i], format))
       return weir_fail(WEIR_ERR_UNSUPPORTED, "IDE engine: backend '%s' runs %s programs, and this "
@@ -35,11 +38,13 @@ static weir_status find_programs(weir_backend *b, uint32_t family, const weir_pr
  * (the IDE engine does not shard its relations). */
 static weir_status plan(weir_backend *b, const ide_rules *r, uint64_t bytes[BUFFERS]) {
   uint64_t E = r->targets, W = r->words_per_fn;
-  bytes[JF_A] = bytes[JF_B] = 4u * E * W;
-  bytes[CHG_A] = bytes[CHG_B] = 4u * E;
+  bytes[JF] = bytes[NEXT] = 4u * E * W;
   bytes[FNS] = 4u * (uint64_t)r->fn_total * W;
-  bytes[OFFSET] = 4u * (E + 1u);
+  bytes[OFFSET] = bytes[DEP_OFFSET] = 4u * (E + 1u);
   bytes[RULES] = 4u * WEIR_IDE_RULE_WORDS * r->count;
+  bytes[DEPS] = 4u * r->dep_count;
+  bytes[MARK] = bytes[CHANGED] = 4u * E;
+  bytes[WORK] = 8u * E;
   bytes[CTRL] = 4u * WEIR_IDE_CTRL_WORDS;
   for (int i = 0; i < BUFFERS; ++i)
     if (!bytes[i]) bytes[i] = 4; /* no empty buffers */
@@ -73,23 +78,29 @@ static weir_status allocate(ide_device *d, const uint64_t bytes[BUFFERS]) {
   return WEIR_OK;
 }
 
-/* One upload: rules, functions, offsets, ⊤ (all zero) for buffer A, and
- * the control block asking for a full first round. */
+/* One upload: rules (by target and by source), functions, ⊤ (all zero)
+ * jump functions, zero marks, and the control block asking for a full
+ * first round in epoch 1 (so that no zeroed mark counts as set). */
 static weir_status upload(ide_device *d, const ide_rules *r, const uint64_t bytes[BUFFERS]) {
-  uint32_t *zeros = calloc(bytes[JF_A] / 4u, 4u);
+  uint64_t zero_bytes = bytes[JF] > bytes[MARK] ? bytes[JF] : bytes[MARK];
+  uint32_t *zeros = calloc(zero_bytes / 4u, 4u);
   if (!zeros)
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "IDE engine: no host memory for %llu bytes of "
-                     "initial jump functions. Fix: free memory.", (unsigned long long)bytes[JF_A]);
+                     "initial jump functions. Fix: free memory.", (unsigned long long)zero_bytes);
   uint32_t ctrl[WEIR_IDE_CTRL_WORDS] = {0};
-  ctrl[WEIR_IDE_C_FULL] = 1u;
-  weir_upload_item items[5] = {{d->buf[FNS], 0, r->fn_words, 4u * r->fn_total * r->words_per_fn},
-                               {d->buf[OFFSET], 0, r->offset, 4u * (r->targets + 1u)},
+  ctrl[WEIR_IDE_C_FULL] = ctrl[WEIR_IDE_C_EPOCH] = 1u;
+  uint64_t E = r->targets;
+  weir_upload_item items[8] = {{d->buf[FNS], 0, r->fn_words, 4u * r->fn_total * r->words_per_fn},
+                               {d->buf[OFFSET], 0, r->offset, 4u * (E + 1u)},
                                {d->buf[RULES], 0, r->words, 4u * WEIR_IDE_RULE_WORDS * r->count},
-                               {d->buf[JF_A], 0, zeros, bytes[JF_A]},
+                               {d->buf[DEP_OFFSET], 0, r->dep_offset, 4u * (E + 1u)},
+                               {d->buf[DEPS], 0, r->deps, 4u * r->dep_count},
+                               {d->buf[JF], 0, zeros, 4u * E * r->words_per_fn},
+                               {d->buf[MARK], 0, zeros, 4u * E},
                                {d->buf[CTRL], 0, ctrl, sizeof ctrl}};
   size_t n = 0;
-  weir_upload_item use[5];
-  for (int i = 0; i < 5; ++i)
+  weir_upload_item use[8];
+  for (int i = 0; i < 8; ++i)
     if (items[i].bytes) use[n++] = items[i];
   weir_status st = weir_upload_many(d->backend, use, n);
   free(zeros);
@@ -108,9 +119,14 @@ static uint32_t round_grid(weir_backend *b, uint64_t targets) {
   return (uint32_t)(want < 1u ? 1u : want < cap ? want : cap);
 }
 
-/* A GLSL round cut short by lavapipe's loop budget wrote only OUT and did
- * not advance: the same round is redone from IN, recomputing every target,
- * with 4x the workgroups (fewer targets per invocation). */
+/* A GLSL step cut short by lavapipe's loop budget did not advance: the
+ * round is redone as a full one, recomputing every target from JF, with 4x
+ * the workgroups (fewer targets per invocation). That is sound wherever the
+ * cut fell: JF's slots hold functions of this or the previous round (an
+ * expand spreads a slot's words one per invocation, and a spent budget
+ * still lets a loop's current iteration finish), every one at or above
+ * the fixed point, and a full round re-derives whatever a
+ * lost change or worklist entry would have. A new epoch forgets the marks. */
 static weir_status redo(ide_device *d, weir_step steps[3], uint64_t targets) {
   uint32_t max = (uint32_t)((targets + WEIR_IDE_WORKGROUP - 1u) / WEIR_IDE_WORKGROUP);
   if (steps[0].grid.x >= max || steps[0].grid.x >= 65535u)
@@ -122,29 +138,27 @@ static weir_status redo(ide_device *d, weir_step steps[3], uint64_t targets) {
   uint32_t grid = steps[0].grid.x > 16383u ? 65535u : steps[0].grid.x * 4u;
   steps[0].grid.x = steps[1].grid.x = grid < max ? grid : max;
   d->ctrl[WEIR_IDE_C_OVERFLOW] = d->ctrl[WEIR_IDE_C_CHANGES] = 0u;
+  d->ctrl[WEIR_IDE_C_WORK0] = d->ctrl[WEIR_IDE_C_WORK0 + 1] = 0u;
   d->ctrl[WEIR_IDE_C_FULL] = 1u;
+  d->ctrl[WEIR_IDE_C_EPOCH] += 1u;
   d->redos++;
   weir_upload_item item = {d->buf[CTRL], 0, d->ctrl, sizeof d->ctrl};
   return weir_upload_many(d->backend, &item, 1);
 }
 
-/* Windows of k rounds (4, doubling to 1024) until a round changes nothing. */
+/* Windows of k rounds (4, doubling to 1024) until a round leaves the next
+ * worklist empty. Every step has the same bindings; a round's and an
+ * expand's grid is fixed for the window (one worklist entry per invocation
+ * on a GPU), the invocations past the list's length return at once. */
 static weir_status run(ide_device *d, const ide_rules *r, const weir_ide_problem *p) {
-  weir_ide_push pc[2];
-  memset(pc, 0, sizeof pc);
-  for (uint32_t i = 0; i < 2; ++i) {
-    pc[i].targets = (uint32_t)r->targets, pc[i].words = r->words_per_fn;
-    pc[i].family = p->family, pc[i].states = p->state_count;
-    pc[i].parity = i, pc[i].loop_check = 2u;
-  }
-  weir_buffer even[WEIR_IDE_BINDINGS] = {d->buf[FNS], d->buf[OFFSET], d->buf[RULES], d->buf[JF_A],
-                                         d->buf[JF_B], d->buf[CHG_A], d->buf[CHG_B], d->buf[CTRL]};
-  weir_buffer odd[WEIR_IDE_BINDINGS] = {d->buf[FNS], d->buf[OFFSET], d->buf[RULES], d->buf[JF_B],
-                                        d->buf[JF_A], d->buf[CHG_B], d->buf[CHG_A], d->buf[CTRL]};
+  weir_ide_push pc;
+  memset(&pc, 0, sizeof pc);
+  pc.targets = (uint32_t)r->targets, pc.words = r->words_per_fn;
+  pc.family = p->family, pc.states = p->state_count, pc.loop_check = 2u;
   weir_grid grid = {round_grid(d->backend, r->targets), 1, 1}, one = {1, 1, 1};
-  weir_step steps[3] = {{d->prog[0], even, WEIR_IDE_BINDINGS, grid, &pc[0], sizeof pc[0]},
-                        {d->prog[0], odd, WEIR_IDE_BINDINGS, grid, &pc[1], sizeof pc[1]},
-                        {d->prog[1], even, WEIR_IDE_BINDINGS, one, &pc[0], sizeof pc[0]}};
+  weir_step steps[3] = {{d->prog[0], d->buf, WEIR_IDE_BINDINGS, grid, &pc, sizeof pc},
+                        {d->prog[1], d->buf, WEIR_IDE_BINDINGS, grid, &pc, sizeof pc},
+                        {d->prog[2], d->buf, WEIR_IDE_BINDINGS, one, &pc, sizeof pc}};
   weir_range read = {d->buf[CTRL], 0, sizeof d->ctrl};
   void *out[1] = {d->ctrl};
   for (uint64_t k = 4;; k = k < 1024 ? 2 * k : k) {
@@ -156,7 +170,7 @@ static weir_status run(ide_device *d, const ide_rules *r, const weir_ide_problem
   }
 }
 
-/* At the fixed point both buffers hold the same functions: A is read. */
+/* At the fixed point JF holds the jump functions. */
 static weir_status download(ide_device *d, const ide_rules *r, ide_solver *s) {
   uint64_t words = r->targets * r->words_per_fn;
   uint32_t *w = malloc((words ? words : 1) * sizeof *w);
@@ -167,7 +181,7 @@ static weir_status download(ide_device *d, const ide_rules *r, ide_solver *s) {
                      "functions. Fix: free memory.", (unsigned long long)r->targets);
   }
   s->jf_cap = r->targets;
-  weir_range range = {d->buf[JF_A], 0, 4u * words};
+  weir_range range = {d->buf[JF], 0, 4u * words};
   void *out[1] = {w};
   weir_status st = words ? weir_download_ranges_into(d->backend, &range, 1, out, 1) : WEIR_OK;
   ide_ctx cx;

@@ -7,8 +7,8 @@
 
 typedef struct ide_device {
   weir_backend *backend;
-  const weir_program *prog[2]; /* ide_round_FAMILY, ide_advance */
-  weir_buffer buf[8]; /* engine_device.c's buffers, in its order */
+  const weir_program *prog[3]; /* ide_round_FAMILY, ide_expand, ide_advance */
+  weir_buffer buf[WEIR_IDE_BINDINGS]; /* engine_device.c's buffers, in binding order */
   uint64_t bytes;   /* allocated by phase 1 */
   uint64_t windows;
   uint64_t redos;   /* rounds redone after a loop-budget overflow (lavapipe) */

@@ -177,6 +177,54 @@ static weir_status group(const rule_buf *b, uint64_t E, ide_rules *out) {
   return WEIR_OK;
 }
 
+/* Adds target t to the count (pass 0) or the list (pass 1) of source s,
+ * unless it is there already: t's rules are visited together, so `last[s]`
+ * remembers the latest target that s has. */
+static void depend(ide_rules *r, uint32_t *last, int pass, uint32_t s, uint32_t t) {
+  if (s == WEIR_IDE_NIL || last[s] == t) return;
+  last[s] = t;
+  if (pass == 0) r->dep_offset[s + 1]++;
+  else r->deps[r->dep_offset[s]++] = t;
+}
+
+static void depend_pass(ide_rules *r, uint32_t *last, int pass) {
+  for (uint64_t s = 0; s < r->targets; ++s) last[s] = WEIR_IDE_NIL;
+  for (uint32_t t = 0; t < r->targets; ++t)
+    for (uint32_t i = r->offset[t]; i < r->offset[t + 1]; ++i)
+      for (int k = 0; k < 2; ++k) depend(r, last, pass, r->words[(uint64_t)i * WEIR_IDE_RULE_WORDS + k], t);
+}
+
+/* The dependents CSR (a counting sort by source, as `group` by target). */
+static weir_status dependents(ide_rules *r) {
+  uint64_t E = r->targets;
+  uint32_t *last = malloc((E ? E : 1) * sizeof *last);
+  r->dep_offset = calloc(E + 1, sizeof *r->dep_offset);
+  if (!last || !r->dep_offset) {
+    free(last);
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "IDE engine: no host memory for the dependents of "
+                     "%llu path edges. Fix: free memory.", (unsigned long long)E);
+  }
+  depend_pass(r, last, 0);
+  uint64_t total = 0;
+  for (uint64_t s = 0; s < E; ++s) total += r->dep_offset[s + 1], r->dep_offset[s + 1] += r->dep_offset[s];
+  if (total >= UINT32_MAX) {
+    free(last);
+    return weir_fail(WEIR_ERR_UNSUPPORTED, "IDE engine: %llu (source, target) dependents, past "
+                     "the 2^32 - 1 that 32-bit offsets index. Fix: use the reference solver (weir "
+                     "ide without --backend).", (unsigned long long)total);
+  }
+  r->dep_count = total;
+  r->deps = malloc((r->dep_count ? r->dep_count : 1) * sizeof *r->deps);
+  if (r->deps) depend_pass(r, last, 1);
+  free(last);
+  if (!r->deps)
+    return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "IDE engine: no host memory for %llu dependents. "
+                     "Fix: free memory.", (unsigned long long)r->dep_count);
+  for (uint64_t s = E; s > 0; --s) r->dep_offset[s] = r->dep_offset[s - 1]; /* back to the starts */
+  r->dep_offset[0] = 0;
+  return WEIR_OK;
+}
+
 uint32_t ide_engine_words(const weir_ide_problem *p) {
   return p->family == WEIR_IDE_LINEAR ? WEIR_IDE_LINEAR_WORDS : 1u + p->state_count;
 }
@@ -206,6 +254,7 @@ weir_status ide_engine_rules(const ide_solver *s, ide_rules *out) {
   rule_buf b = {0};
   weir_status st = collect(s, &b);
   if (st == WEIR_OK) st = group(&b, s->pe_nf.len, out);
+  if (st == WEIR_OK) st = dependents(out);
   free(b.target);
   free(b.words);
   if (st == WEIR_OK) st = functions(s, out);
@@ -217,5 +266,7 @@ void ide_rules_free(ide_rules *r) {
   free(r->offset);
   free(r->words);
   free(r->fn_words);
+  free(r->dep_offset);
+  free(r->deps);
   memset(r, 0, sizeof *r);
 }

@@ -293,6 +293,9 @@ typedef struct weir_ide_stats {
   double seconds_rules;     /* host: the log indexed, rules joined and grouped */
   double seconds_phase1;    /* device: upload, rounds, jump functions read back */
   double seconds_values;    /* host: phase 2 (values.c) and the result */
+  /* Version 3 (the engine): targets phase 1 recomputed over all its rounds
+   * (every path edge in round 0, then the worklists): the device's work. */
+  uint64_t target_visits;
 } weir_ide_stats;
 
 #define WEIR_IDE_STATS_INIT {.struct_size = sizeof(weir_ide_stats)}

@@ -15,20 +15,24 @@
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 
 layout(push_constant) uniform Push {  // weir_ide_push
-  uint targets, words, family, states, parity, loop_check, pad0, pad1;
+  uint targets, words, family, states, loop_check, pad0, pad1, pad2;
 } pc;
 
 layout(std430, set = 0, binding = 0) readonly buffer Fns { uint fns[]; };
 layout(std430, set = 0, binding = 1) readonly buffer Offset { uint offset_[]; };
 layout(std430, set = 0, binding = 2) readonly buffer Rules { uint rules[]; };
-layout(std430, set = 0, binding = 3) readonly buffer JfIn { uint jf_in[]; };
-layout(std430, set = 0, binding = 4) buffer JfOut { uint jf_out[]; };
-layout(std430, set = 0, binding = 5) readonly buffer ChgIn { uint chg_in[]; };
-layout(std430, set = 0, binding = 6) buffer ChgOut { uint chg_out[]; };
-layout(std430, set = 0, binding = 7) coherent buffer Ctrl { uint ctrl[]; };
+layout(std430, set = 0, binding = 3) buffer Jf { uint jf[]; };
+layout(std430, set = 0, binding = 4) buffer Next { uint next_[]; };
+layout(std430, set = 0, binding = 5) readonly buffer DepOffset { uint dep_offset[]; };
+layout(std430, set = 0, binding = 6) readonly buffer Deps { uint deps[]; };
+layout(std430, set = 0, binding = 7) buffer Mark { uint mark[]; };
+layout(std430, set = 0, binding = 8) buffer Work { uint work[]; };
+layout(std430, set = 0, binding = 9) buffer Changed { uint changed[]; };
+layout(std430, set = 0, binding = 10) coherent buffer Ctrl { uint ctrl[]; };
 
 const uint NIL = 0xFFFFFFFFu;
 const uint C_ROUND = 0u, C_CHANGES = 1u, C_DONE = 2u, C_FULL = 3u, C_OVERFLOW = 4u, C_UPDATES = 5u;
+const uint C_EPOCH = 6u, C_WORK0 = 7u, C_VISITS = 9u;
 const uint LINEAR = 1u;
 const uint LIN_TOP = 0u, LIN_BOT = 1u, LIN_CONST = 2u, LIN_AFFINE = 3u;
 
@@ -106,26 +110,21 @@ uint h_to[32], acc_to[32], tmp_to[32];
     return lin(BUF[w], w64(BUF[w + 2u], BUF[w + 3u]), w64(BUF[w + 4u], BUF[w + 5u])); \
   }
 #ifdef IDE_LINEAR
-LIN_LOAD(lin_fn, fns) LIN_LOAD(lin_jf, jf_in)
+LIN_LOAD(lin_fn, fns) LIN_LOAD(lin_jf, jf)
 void lin_store(uint i, Lin f) {
   uint w = i * pc.words;
   uint64_t a = uint64_t(f.a), b = uint64_t(f.b);
-  jf_out[w] = f.kind;
-  jf_out[w + 1u] = 0u;
-  jf_out[w + 2u] = uint(a);
-  jf_out[w + 3u] = uint(a >> 32);
-  jf_out[w + 4u] = uint(b);
-  jf_out[w + 5u] = uint(b >> 32);
+  next_[w] = f.kind;
+  next_[w + 1u] = 0u;
+  next_[w + 2u] = uint(a);
+  next_[w + 3u] = uint(a >> 32);
+  next_[w + 4u] = uint(b);
+  next_[w + 5u] = uint(b >> 32);
 }
 #endif
 #ifdef IDE_TYPESTATE
-TS_AFTER(ts_after_jf, jf_in) TS_BEFORE(ts_before_jf, jf_in) TS_BEFORE(ts_before_fn, fns)
+TS_AFTER(ts_after_jf, jf) TS_BEFORE(ts_before_jf, jf) TS_BEFORE(ts_before_fn, fns)
 #endif
-
-bool ide_rule_changed(uint r) {
-  uint s1 = rules[4u * r], s2 = rules[4u * r + 1u];
-  return (s1 != NIL && chg_in[s1] != 0u) || (s2 != NIL && chg_in[s2] != 0u);
-}
 
 // ide_eval_rule: fns[f2] ∘ jf[src2] ∘ fns[f1] ∘ jf[src1], NIL sources left out.
 #ifdef IDE_LINEAR
@@ -154,61 +153,73 @@ void ts_eval_rule(uint r) {
 }
 #endif
 
-// 1 when t's function changed (ide_round_item's second half).
+// 1 when t's function changed, then written to NEXT (ide_round_item's body).
 #ifdef IDE_LINEAR
 uint ide_recompute(uint t, uint first, uint end) {
   Lin old = lin_jf(t), acc = old;
   for (uint r = first; r < end; ++r) acc = lin_join(acc, lin_eval_rule(r));
+  if (lin_equal(acc, old)) return 0u;
   lin_store(t, acc);
-  return lin_equal(acc, old) ? 0u : 1u;
+  return 1u;
 }
 #endif
 #ifdef IDE_TYPESTATE
 uint ide_recompute(uint t, uint first, uint end) {
   uint w = t * pc.words;
-  acc_gen = jf_in[w];
-  for (uint s = 0u; s < pc.states; ++s) acc_to[s] = jf_in[w + 1u + s];
+  acc_gen = jf[w];
+  for (uint s = 0u; s < pc.states; ++s) acc_to[s] = jf[w + 1u + s];
   for (uint r = first; r < end; ++r) { // ide_ts_join, canonical at the end
     ts_eval_rule(r);
     acc_gen |= h_gen;
     for (uint s = 0u; s < pc.states; ++s) acc_to[s] |= h_to[s];
   }
-  uint changed = acc_gen != jf_in[w] ? 1u : 0u;
-  jf_out[w] = acc_gen;
+  // NEXT is written whether or not t changed: only changed slots are read
+  uint changed = acc_gen != jf[w] ? 1u : 0u;
+  next_[w] = acc_gen;
   for (uint s = 0u; s < pc.states; ++s) {
     uint row = acc_to[s] & ~acc_gen;
-    if (row != jf_in[w + 1u + s]) changed = 1u;
-    jf_out[w + 1u + s] = row;
+    if (row != jf[w + 1u + s]) changed = 1u;
+    next_[w + 1u + s] = row;
   }
   return changed;
 }
 #endif
 
-#if defined(IDE_LINEAR) || defined(IDE_TYPESTATE)
-void ide_round_item(uint t) {
-  uint first = offset_[t], end = offset_[t + 1u];
-  bool redo = ctrl[C_FULL] != 0u;
-  for (uint r = first; !redo && r < end; ++r) redo = ide_rule_changed(r);
-  if (!redo) {
-    if (chg_in[t] != 0u)
-      for (uint w = 0u; w < pc.words; ++w) jf_out[t * pc.words + w] = jf_in[t * pc.words + w];
-    chg_out[t] = 0u;
-    return;
-  }
-  uint changed = ide_recompute(t, first, end);
-  chg_out[t] = changed;
-  if (changed != 0u) atomicAdd(ctrl[C_CHANGES], 1u);
+uint ide_round_items() {
+  if (ctrl[C_FULL] != 0u) return pc.targets;
+  return ctrl[C_WORK0 + (ctrl[C_ROUND] & 1u)];
 }
 
+uint ide_round_target(uint i) {
+  if (ctrl[C_FULL] != 0u) return i;
+  return work[(ctrl[C_ROUND] & 1u) * pc.targets + i];
+}
+
+#if defined(IDE_LINEAR) || defined(IDE_TYPESTATE)
+void ide_round_item(uint t) {
+  if (ide_recompute(t, offset_[t], offset_[t + 1u]) != 0u) changed[atomicAdd(ctrl[C_CHANGES], 1u)] = t;
+}
 #endif
 
-bool ide_round_skipped() { return ide_stopped() || (ctrl[C_ROUND] & 1u) != pc.parity; }
+void ide_expand_item(uint i, uint lane, uint lanes) {
+  uint t = changed[i], epoch = ctrl[C_EPOCH], side = (ctrl[C_ROUND] & 1u) ^ 1u;
+  for (uint w = lane; w < pc.words; w += lanes) jf[t * pc.words + w] = next_[t * pc.words + w];
+  for (uint j = dep_offset[t] + lane; j < dep_offset[t + 1u]; j += lanes) {
+    uint u = deps[j];
+    if (atomicExchange(mark[u], epoch) == epoch) continue;
+    work[side * pc.targets + atomicAdd(ctrl[C_WORK0 + side], 1u)] = u;
+  }
+}
 
 void ide_advance() {
+  uint side = ctrl[C_ROUND] & 1u;
   if (ide_stopped()) return;
   ctrl[C_UPDATES] += ctrl[C_CHANGES];
-  if (ctrl[C_CHANGES] == 0u) ctrl[C_DONE] = 1u;
+  ctrl[C_VISITS] += ide_round_items();
+  ctrl[C_WORK0 + side] = 0u;
+  if (ctrl[C_WORK0 + (side ^ 1u)] == 0u) ctrl[C_DONE] = 1u;
   ctrl[C_ROUND] += 1u;
+  ctrl[C_EPOCH] += 1u;
   ctrl[C_FULL] = 0u;
   ctrl[C_CHANGES] = 0u;
 }

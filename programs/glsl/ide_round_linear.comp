@@ -1,12 +1,12 @@
 #version 450
-// ide_round_linear: one round of the jump-function fixed point over every
-// target path edge of a linear problem, grid-stride (ide_round_item in
+// ide_round_linear: one round of the jump-function fixed point over the
+// targets on the worklist of a linear problem (all in a full round), grid-stride (ide_round_item in
 // programs/ide/ide_kernels.h).
 #define IDE_LINEAR
 #include "ide_common.glsl"
 void main() {
-  if (ide_round_skipped()) return;
-  uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-  for (uint t = gl_GlobalInvocationID.x; t < pc.targets; t += stride) ide_round_item(t);
+  if (ide_stopped()) return;
+  uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x, n = ide_round_items();
+  for (uint i = gl_GlobalInvocationID.x; i < n; i += stride) ide_round_item(ide_round_target(i));
   ide_check_loops();
 }

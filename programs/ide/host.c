@@ -1,6 +1,8 @@
-/* Host versions of the IDE engine's programs: each call runs one workgroup,
- * which walks its share of the targets (chunks of the workgroup size,
- * strided by the grid) with the per-item logic of ide_kernels.h. */
+/* Host versions of the IDE engine's programs: each call runs one workgroup
+ * with the per-item logic of ide_kernels.h. A round walks its share of the
+ * worklist (chunks of the workgroup size, strided by the grid); expand
+ * takes every grid-th changed target whole (one lane: a host workgroup is
+ * one thread). */
 #include <string.h>
 
 #include "programs/ide/ide_host.h"
@@ -11,10 +13,13 @@ static void ctx_from(const weir_host_invocation *inv, ide_ctx *cx) {
   cx->fns = b[WEIR_IDE_B_FNS];
   cx->offset = b[WEIR_IDE_B_OFFSET];
   cx->rules = b[WEIR_IDE_B_RULES];
-  cx->jf_in = b[WEIR_IDE_B_JF_IN];
-  cx->jf_out = b[WEIR_IDE_B_JF_OUT];
-  cx->chg_in = b[WEIR_IDE_B_CHG_IN];
-  cx->chg_out = b[WEIR_IDE_B_CHG_OUT];
+  cx->jf = b[WEIR_IDE_B_JF];
+  cx->next = b[WEIR_IDE_B_NEXT];
+  cx->dep_offset = b[WEIR_IDE_B_DEP_OFFSET];
+  cx->deps = b[WEIR_IDE_B_DEPS];
+  cx->mark = b[WEIR_IDE_B_MARK];
+  cx->work = b[WEIR_IDE_B_WORK];
+  cx->changed = b[WEIR_IDE_B_CHANGED];
   cx->ctrl = b[WEIR_IDE_B_CTRL];
   memcpy(&cx->pc, inv->push_constants, sizeof cx->pc);
 }
@@ -22,12 +27,20 @@ static void ctx_from(const weir_host_invocation *inv, ide_ctx *cx) {
 void weir_host_ide_round(const weir_host_invocation *inv) {
   ide_ctx cx;
   ctx_from(inv, &cx);
-  if (ide_round_skipped(&cx)) return;
-  uint64_t wg = inv->workgroup_size[0], step = (uint64_t)inv->grid[0] * wg;
-  for (uint64_t base = inv->workgroup_id[0] * wg; base < cx.pc.targets; base += step) {
-    uint64_t stop = base + wg < cx.pc.targets ? base + wg : cx.pc.targets;
-    for (uint64_t t = base; t < stop; ++t) ide_round_item(&cx, (uint32_t)t);
+  if (ide_stopped(&cx)) return;
+  uint64_t wg = inv->workgroup_size[0], step = (uint64_t)inv->grid[0] * wg, n = ide_round_items(&cx);
+  for (uint64_t base = inv->workgroup_id[0] * wg; base < n; base += step) {
+    uint64_t stop = base + wg < n ? base + wg : n;
+    for (uint64_t i = base; i < stop; ++i) ide_round_item(&cx, ide_round_target(&cx, (uint32_t)i));
   }
+}
+
+void weir_host_ide_expand(const weir_host_invocation *inv) {
+  ide_ctx cx;
+  ctx_from(inv, &cx);
+  if (ide_stopped(&cx)) return;
+  uint32_t n = cx.ctrl[WEIR_IDE_C_CHANGES];
+  for (uint64_t i = inv->workgroup_id[0]; i < n; i += inv->grid[0]) ide_expand_item(&cx, (uint32_t)i, 0u, 1u);
 }
 
 void weir_host_ide_advance(const weir_host_invocation *inv) {

@@ -9,6 +9,7 @@
 void weir_host_ide_round(const weir_host_invocation *inv);
 #define weir_host_ide_round_linear weir_host_ide_round
 #define weir_host_ide_round_typestate weir_host_ide_round
+void weir_host_ide_expand(const weir_host_invocation *inv);
 void weir_host_ide_advance(const weir_host_invocation *inv);
 
 #endif

@@ -4,14 +4,18 @@
  * the reference solver uses (engine/ide/fn.h). programs/glsl/ide_*.comp
  * follow the same functions, names and order.
  *
- * A round is Jacobi-style: every target path edge t whose inputs changed in
- * the previous round (or every one, when ctrl[FULL] is set) recomputes
+ * A round is Jacobi-style and delta-driven: every target t on the round's
+ * worklist (every target in a full round: round 0, a redo) recomputes
  *   jf'(t) = jf(t) ⊔ ⊔_{rules r of t} eval(r)
- * from the IN buffers and writes OUT; one invocation per target, so no two
- * invocations write the same slot and nothing needs an atomic but the
- * change counter. The families' lattices have finite height, so the rounds
- * end; the greatest fixed point of these monotone equations is the one the
- * reference's worklist reaches, whatever the order (chaotic iteration). */
+ * from JF; a changed one is written to NEXT and appended to the changed
+ * list. `ide_expand` then copies each changed slot into JF and appends the
+ * targets with a rule reading it (the dependents CSR), once each (an epoch
+ * mark), to the next round's worklist. So a round costs what changed times
+ * its fan-out, not every target. No slot has two writers in a step; the
+ * atomics are the list appends and the marks. The families' lattices have
+ * finite height, so the rounds end; the greatest fixed point of these
+ * monotone equations is the one the reference's worklist reaches, whatever
+ * the order (chaotic iteration). */
 #ifndef WEIR_PROGRAMS_IDE_KERNELS_H
 #define WEIR_PROGRAMS_IDE_KERNELS_H
 
@@ -21,20 +25,24 @@
 #define IDE_KFN static __device__ __forceinline__
 #define WEIR_IDE_FN static __device__ __forceinline__
 #define WEIR_IDE_LOW_BIT(x) ((uint32_t)(__ffs((int)(x)) - 1))
-IDE_KFN void ide_add32(uint32_t *p, uint32_t v) { atomicAdd((unsigned *)p, v); }
+IDE_KFN uint32_t ide_add32(uint32_t *p, uint32_t v) { return atomicAdd((unsigned *)p, v); }
+IDE_KFN uint32_t ide_swap32(uint32_t *p, uint32_t v) { return atomicExch((unsigned *)p, v); }
 #else
 #include <stdatomic.h>
 #define IDE_KFN static inline
-IDE_KFN void ide_add32(uint32_t *p, uint32_t v) {
-  atomic_fetch_add_explicit((_Atomic uint32_t *)p, v, memory_order_relaxed);
+IDE_KFN uint32_t ide_add32(uint32_t *p, uint32_t v) {
+  return atomic_fetch_add_explicit((_Atomic uint32_t *)p, v, memory_order_relaxed);
+}
+IDE_KFN uint32_t ide_swap32(uint32_t *p, uint32_t v) {
+  return atomic_exchange_explicit((_Atomic uint32_t *)p, v, memory_order_relaxed);
 }
 #endif
 
 #include "engine/ide/fn.h"
 
 typedef struct ide_ctx {
-  const uint32_t *fns, *offset, *rules, *jf_in, *chg_in;
-  uint32_t *jf_out, *chg_out, *ctrl;
+  const uint32_t *fns, *offset, *rules, *dep_offset, *deps;
+  uint32_t *jf, *next, *mark, *work, *changed, *ctrl;
   weir_ide_push pc;
 } ide_ctx;
 
@@ -70,23 +78,16 @@ IDE_KFN void ide_store(const ide_ctx *cx, uint32_t *base, uint64_t i, const weir
   for (uint32_t s = 0; s < cx->pc.states; ++s) w[1 + s] = f->u.typestate.to[s];
 }
 
-/* 1 when a source of rule r changed in the previous round. */
-IDE_KFN int ide_rule_changed(const ide_ctx *cx, uint32_t r) {
-  const uint32_t *rule = cx->rules + (uint64_t)r * WEIR_IDE_RULE_WORDS;
-  return (rule[0] != WEIR_IDE_NIL && cx->chg_in[rule[0]]) ||
-         (rule[1] != WEIR_IDE_NIL && cx->chg_in[rule[1]]);
-}
-
 /* fns[f2] ∘ jf[src2] ∘ fns[f1] ∘ jf[src1], NIL sources left out. */
 IDE_KFN weir_ide_fn ide_eval_rule(const ide_ctx *cx, uint32_t r) {
   const uint32_t *rule = cx->rules + (uint64_t)r * WEIR_IDE_RULE_WORDS;
   weir_ide_fn h = ide_load(cx, cx->fns, rule[2]);
   if (rule[0] != WEIR_IDE_NIL) {
-    weir_ide_fn src = ide_load(cx, cx->jf_in, rule[0]);
+    weir_ide_fn src = ide_load(cx, cx->jf, rule[0]);
     h = ide_fn_compose(&h, &src);
   }
   if (rule[1] != WEIR_IDE_NIL) {
-    weir_ide_fn x = ide_load(cx, cx->jf_in, rule[1]);
+    weir_ide_fn x = ide_load(cx, cx->jf, rule[1]);
     h = ide_fn_compose(&x, &h);
   }
   if (rule[3] != 0u) {
@@ -96,45 +97,63 @@ IDE_KFN weir_ide_fn ide_eval_rule(const ide_ctx *cx, uint32_t r) {
   return h;
 }
 
-/* Target t in this round. Not recomputed: OUT must equal IN, and OUT holds
- * the value of two rounds ago, which differs only when t changed last round. */
+/* The round's items: every target in a full round, else its worklist
+ * (half ROUND & 1 of WORK). */
+IDE_KFN uint32_t ide_round_items(const ide_ctx *cx) {
+  if (cx->ctrl[WEIR_IDE_C_FULL] != 0u) return cx->pc.targets;
+  return cx->ctrl[WEIR_IDE_C_WORK0 + (cx->ctrl[WEIR_IDE_C_ROUND] & 1u)];
+}
+
+IDE_KFN uint32_t ide_round_target(const ide_ctx *cx, uint32_t i) {
+  if (cx->ctrl[WEIR_IDE_C_FULL] != 0u) return i;
+  return cx->work[(uint64_t)(cx->ctrl[WEIR_IDE_C_ROUND] & 1u) * cx->pc.targets + i];
+}
+
+/* Target t in this round: recompute from JF; a change goes to NEXT and the
+ * changed list (JF stays as it is: other targets of this round read it). */
 IDE_KFN void ide_round_item(const ide_ctx *cx, uint32_t t) {
-  uint32_t first = cx->offset[t], end = cx->offset[t + 1u], words = cx->pc.words;
-  int redo = cx->ctrl[WEIR_IDE_C_FULL] != 0u;
-  for (uint32_t r = first; !redo && r < end; ++r) redo = ide_rule_changed(cx, r);
-  if (!redo) {
-    if (cx->chg_in[t])
-      for (uint32_t w = 0; w < words; ++w)
-        cx->jf_out[(uint64_t)t * words + w] = cx->jf_in[(uint64_t)t * words + w];
-    cx->chg_out[t] = 0u;
-    return;
-  }
-  weir_ide_fn old = ide_load(cx, cx->jf_in, t), acc = old;
+  uint32_t first = cx->offset[t], end = cx->offset[t + 1u];
+  weir_ide_fn old = ide_load(cx, cx->jf, t), acc = old;
   for (uint32_t r = first; r < end; ++r) {
     weir_ide_fn c = ide_eval_rule(cx, r);
     acc = ide_fn_join(&acc, &c);
   }
-  uint32_t changed = ide_fn_equal(&acc, &old) ? 0u : 1u;
-  ide_store(cx, cx->jf_out, t, &acc);
-  cx->chg_out[t] = changed;
-  if (changed) ide_add32(&cx->ctrl[WEIR_IDE_C_CHANGES], 1u);
+  if (ide_fn_equal(&acc, &old)) return;
+  ide_store(cx, cx->next, t, &acc);
+  cx->changed[ide_add32(&cx->ctrl[WEIR_IDE_C_CHANGES], 1u)] = t;
 }
 
-/* One invocation after every round: count it, and stop when it changed
- * nothing (then IN and OUT hold the same functions). */
+/* Changed target i of this round, shared by `lanes` invocations (a
+ * workgroup on a device, so that a source read by thousands of rules does
+ * not fall to one invocation): the slot goes into JF, and each dependent
+ * not yet marked in this epoch goes on the next worklist, once. */
+IDE_KFN void ide_expand_item(const ide_ctx *cx, uint32_t i, uint32_t lane, uint32_t lanes) {
+  uint32_t t = cx->changed[i], words = cx->pc.words, epoch = cx->ctrl[WEIR_IDE_C_EPOCH];
+  uint32_t side = (cx->ctrl[WEIR_IDE_C_ROUND] & 1u) ^ 1u;
+  for (uint32_t w = lane; w < words; w += lanes)
+    cx->jf[(uint64_t)t * words + w] = cx->next[(uint64_t)t * words + w];
+  for (uint32_t j = cx->dep_offset[t] + lane; j < cx->dep_offset[t + 1u]; j += lanes) {
+    uint32_t u = cx->deps[j];
+    if (ide_swap32(&cx->mark[u], epoch) == epoch) continue;
+    uint32_t at = ide_add32(&cx->ctrl[WEIR_IDE_C_WORK0 + side], 1u);
+    cx->work[(uint64_t)side * cx->pc.targets + at] = u;
+  }
+}
+
+/* One invocation after every round: count it, retire its worklist and
+ * changed list, and stop when the next worklist is empty (then JF holds
+ * the fixed point). */
 IDE_KFN void ide_advance(const ide_ctx *cx) {
-  uint32_t *c = cx->ctrl;
+  uint32_t *c = cx->ctrl, side = c[WEIR_IDE_C_ROUND] & 1u;
   if (ide_stopped(cx)) return;
   c[WEIR_IDE_C_UPDATES] += c[WEIR_IDE_C_CHANGES];
-  if (c[WEIR_IDE_C_CHANGES] == 0u) c[WEIR_IDE_C_DONE] = 1u;
+  c[WEIR_IDE_C_VISITS] += ide_round_items(cx);
+  c[WEIR_IDE_C_WORK0 + side] = 0u;
+  if (c[WEIR_IDE_C_WORK0 + (side ^ 1u)] == 0u) c[WEIR_IDE_C_DONE] = 1u;
   c[WEIR_IDE_C_ROUND] += 1u;
+  c[WEIR_IDE_C_EPOCH] += 1u;
   c[WEIR_IDE_C_FULL] = 0u;
   c[WEIR_IDE_C_CHANGES] = 0u;
-}
-
-/* The step of parity p runs only in rounds of that parity. */
-IDE_KFN int ide_round_skipped(const ide_ctx *cx) {
-  return ide_stopped(cx) || (cx->ctrl[WEIR_IDE_C_ROUND] & 1u) != cx->pc.parity;
 }
 
 #endif

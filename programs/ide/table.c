@@ -16,6 +16,7 @@ const weir_program weir_ide_programs[] = {
      * ide_common.glsl); host and CUDA share one body that branches. */
     {IDE_PROGRAM(ide_round_linear), WEIR_SPIRV(ide_round_linear) WEIR_CUDA(ide_round_linear)},
     {IDE_PROGRAM(ide_round_typestate), WEIR_SPIRV(ide_round_typestate) WEIR_CUDA(ide_round_typestate)},
+    {IDE_PROGRAM(ide_expand), WEIR_SPIRV(ide_expand) WEIR_CUDA(ide_expand)},
     {IDE_PROGRAM(ide_advance), WEIR_SPIRV(ide_advance) WEIR_CUDA(ide_advance)},
 };
 const size_t weir_ide_program_count = sizeof weir_ide_programs / sizeof weir_ide_programs[0];
