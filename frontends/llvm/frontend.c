@@ -19,9 +19,10 @@ weir_status weir_llvm_analysis_parse(const char *name, weir_llvm_analysis *out) 
   if (name && strcmp(name, "taint") == 0) *out = WEIR_LLVM_TAINT;
   else if (name && strcmp(name, "uninit") == 0) *out = WEIR_LLVM_UNINIT;
   else if (name && strcmp(name, "uaf") == 0) *out = WEIR_LLVM_UAF;
+  else if (name && strcmp(name, "typestate") == 0) *out = WEIR_LLVM_TYPESTATE;
   else
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                     "analyze: unknown analysis '%s'. Fix: use taint, uninit or uaf",
+                     "analyze: unknown analysis '%s'. Fix: use taint, uninit, uaf or typestate",
                      name ? name : "(null)");
   return WEIR_OK;
 }
@@ -30,6 +31,7 @@ const char *weir_llvm_analysis_name(weir_llvm_analysis analysis) {
   return analysis == WEIR_LLVM_TAINT    ? "taint"
          : analysis == WEIR_LLVM_UNINIT ? "uninit"
          : analysis == WEIR_LLVM_UAF    ? "uaf"
+         : analysis == WEIR_LLVM_TYPESTATE ? "typestate"
                                         : "plugin";
 }
 
@@ -40,6 +42,7 @@ const char *weir_llvm_problem_analysis(const weir_llvm_problem *problem) {
 static const weir_llvm_hooks *hooks_of(weir_llvm_analysis analysis) {
   if (analysis == WEIR_LLVM_UNINIT) return &weir_llvm_uninit_hooks;
   if (analysis == WEIR_LLVM_UAF) return &weir_llvm_uaf_hooks;
+  if (analysis == WEIR_LLVM_TYPESTATE) return &weir_llvm_typestate_hooks;
   return &weir_llvm_taint_hooks;
 }
 
@@ -60,6 +63,9 @@ static weir_status build_module(weir_llvm_problem *problem, LLVMModuleRef module
                                 weir_llvm_analysis analysis, const weir_llvm_config *config,
                                 const weir_llvm_plugin *plugin) {
   weir_llvm_config *defaults = NULL;
+  if (analysis == WEIR_LLVM_TYPESTATE && !plugin && (!config || !config->typestate))
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analyze typestate: no spec. Fix: pass --spec FILE "
+                     "(share/weir/typestate/*.spec, docs/typestate.md)");
   if (!config) {
     WEIR_TRY(weir_llvm_config_new(&defaults));
     config = defaults;

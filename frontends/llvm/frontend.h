@@ -21,7 +21,8 @@ typedef enum weir_llvm_analysis {
   WEIR_LLVM_TAINT = 0,
   WEIR_LLVM_UNINIT = 1,
   WEIR_LLVM_UAF = 2, /* use after free, double free */
-  WEIR_LLVM_PLUGIN = 3 /* an analysis written against weir/analysis.h (frontends/llvm/api) */
+  WEIR_LLVM_PLUGIN = 3, /* an analysis written against weir/analysis.h (frontends/llvm/api) */
+  WEIR_LLVM_TYPESTATE = 4 /* an IDE typestate problem from a spec (analyses/typestate) */
 } weir_llvm_analysis;
 
 /* "taint" or "uninit". */
@@ -36,6 +37,10 @@ typedef struct weir_llvm_config weir_llvm_config;
 
 /* A configuration holding the documented defaults. */
 weir_status weir_llvm_config_new(weir_llvm_config **out);
+/* typestate: the spec (borrowed: it must outlive the builds that use it). */
+struct weir_ts_spec;
+void weir_llvm_config_typestate_spec(weir_llvm_config *config, const struct weir_ts_spec *spec);
+
 /* Adds the directives of a file (a `reset` line drops everything before). */
 weir_status weir_llvm_config_load_file(weir_llvm_config *config, const char *path);
 /* The same from memory; `name` stands for the file in messages. */
@@ -109,6 +114,10 @@ const weir_llvm_build_stats *weir_llvm_problem_stats(const weir_llvm_problem *pr
 const weir_ifds_problem *weir_llvm_problem_ifds(const weir_llvm_problem *problem);
 /* A copy of the built problem that the caller owns (weir_ifds_problem_free):
  * every solver run may have and free its own. */
+/* typestate: solves the IDE problem with the reference solver, keeps the
+ * facts of each check whose states allow its error, and gives the holds as
+ * an IFDS result for weir_llvm_findings_collect. */
+weir_status weir_llvm_typestate_solve(weir_llvm_problem *problem, weir_ifds_result *out);
 weir_status weir_llvm_problem_load(const weir_llvm_problem *problem, weir_ifds_problem **out);
 /* What fact `fact` stands for ("zero", "taint value v5 in main"; not NUL
  * terminated), or NULL for a fact the problem does not have. */

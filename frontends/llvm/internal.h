@@ -47,6 +47,9 @@ typedef struct weir_llvm_check {
    * summary (array, heap or collapsed object) that no store overwrites. */
   uint32_t targets;
   uint8_t weak;
+  /* typestate: the states (bits) in which the call is the error; a fact
+   * counts only when its IDE value has one of them (0: IFDS, any fact). */
+  uint32_t states;
 } weir_llvm_check;
 
 /* Where facts are generated, for the related location and the code flow:
@@ -81,6 +84,11 @@ struct weir_llvm_problem {
   size_t plugin_rule_count;
   char source_label[48];
   int failed; /* an allocation failed while recording */
+  /* typestate (analyses/typestate): the IDE problem (its ifds is `ifds`
+   * above, owned by it) and the edge functions flows name by index. */
+  struct weir_ide_problem *ide;
+  struct weir_ide_fn *ts_fns;
+  uint32_t ts_fn_count, ts_states;
 };
 
 /* ---- the library table (analyses/config.c): the --config format ----------- */
@@ -140,6 +148,7 @@ typedef struct weir_llvm_rule {
 } weir_llvm_rule;
 
 struct weir_llvm_config {
+  const struct weir_ts_spec *typestate; /* weir_llvm_config_typestate_spec (borrowed) */
   weir_llvm_rule *rules;
   size_t count, cap;
   uint32_t *sorted;      /* rule indices: exact names in name order, then the patterns */
@@ -159,6 +168,10 @@ typedef struct weir_llvm_flow {
   weir_llvm_vec kills;
   weir_llvm_vec pairs; /* from, to, from, to, ... */
   weir_llvm_vec bundles; /* per bundle: count of from, count of to, the from facts, the to facts */
+  /* IDE analyses (typestate) only: (from, to, function) triples, a pair's
+   * edge function by its index in the problem's table (analyses/typestate);
+   * a pair not listed carries the identity. Empty for the IFDS analyses. */
+  weir_llvm_vec fns;
 } weir_llvm_flow;
 
 void weir_llvm_flow_reset(weir_llvm_flow *flow, int identity);
@@ -483,6 +496,7 @@ void weir_llvm_add_source(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, 
 extern const weir_llvm_hooks weir_llvm_taint_hooks;
 extern const weir_llvm_hooks weir_llvm_uninit_hooks;
 extern const weir_llvm_hooks weir_llvm_uaf_hooks;
+extern const weir_llvm_hooks weir_llvm_typestate_hooks;
 extern const weir_llvm_hooks weir_llvm_api_hooks; /* a plugin analysis (api/hooks.c) */
 
 /* Frees what weir_llvm_note_node recorded (report/location.c; NULL is fine). */

@@ -7,6 +7,7 @@
 
 #include "frontends/llvm/api/api.h"
 #include "frontends/llvm/internal.h"
+#include "weir/ide.h"
 
 void weir_llvm_problem_free(weir_llvm_problem *problem) {
   if (!problem) return;
@@ -22,7 +23,9 @@ void weir_llvm_problem_free(weir_llvm_problem *problem) {
   free(problem->sources);
   weir_llvm_positions_free(problem->positions);
   weir_llvm_vec_free(&problem->check_facts);
-  weir_ifds_problem_free(problem->ifds);
+  if (problem->ide) weir_ide_problem_free(problem->ide); /* with its ifds */
+  else weir_ifds_problem_free(problem->ifds);
+  free(problem->ts_fns);
   weir_llvm_text_free(&problem->legend);
   weir_llvm_vec_free(&problem->legend_offset);
   weir_llvm_api_free_rules(problem);

@@ -9,11 +9,13 @@
 
 #include "tests/llvm/test_llvm.h"
 #include "weir/ifds.h"
+#include "frontends/llvm/analyses/typestate/spec.h"
 
 static int analysis_of(const char *name, weir_llvm_analysis *out) {
   if (strncmp(name, "taint_", 6) == 0) *out = WEIR_LLVM_TAINT;
   else if (strncmp(name, "uninit_", 7) == 0) *out = WEIR_LLVM_UNINIT;
   else if (strncmp(name, "uaf_", 4) == 0) *out = WEIR_LLVM_UAF;
+  else if (strncmp(name, "typestate_", 10) == 0) *out = WEIR_LLVM_TYPESTATE;
   else return 0;
   return 1;
 }
@@ -191,6 +193,15 @@ weir_status wt_build_all_facts(const wt_program *p, char paths[WT_MAX_FILES][102
   WEIR_TRY(weir_llvm_config_new(&config));
   weir_llvm_config_keep_all_facts(config, all_facts);
   weir_status s = config_path ? weir_llvm_config_load_file(config, config_path) : WEIR_OK;
+  /* typestate_NAME uses share/weir/typestate/NAME.spec */
+  weir_ts_spec *spec = NULL;
+  if (s == WEIR_OK && p->analysis == WEIR_LLVM_TYPESTATE) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/../../../share/weir/typestate/%.*s.spec", WEIR_TEST_PROGRAMS,
+             (int)strcspn(p->name + 10, "."), p->name + 10);
+    s = weir_ts_spec_load(path, &spec);
+    weir_llvm_config_typestate_spec(config, spec);
+  }
   if (s == WEIR_OK && p->file_count == 1) {
     s = weir_llvm_build(paths[0], p->analysis, config, out);
   } else if (s == WEIR_OK) {
@@ -199,6 +210,7 @@ weir_status wt_build_all_facts(const wt_program *p, char paths[WT_MAX_FILES][102
     s = weir_llvm_build_files(list, p->file_count, p->analysis, config, out);
   }
   weir_llvm_config_free(config);
+  weir_ts_spec_free(spec);
   return s;
 }
 
@@ -207,7 +219,9 @@ weir_status wt_solve(weir_llvm_problem *lp, weir_backend *backend, wt_run *run) 
   run->lp = lp;
   WEIR_TRY(weir_llvm_problem_load(lp, &run->problem));
   weir_status s;
-  if (backend) {
+  if (strcmp(weir_llvm_problem_analysis(lp), "typestate") == 0) {
+    s = weir_llvm_typestate_solve(lp, &run->result);
+  } else if (backend) {
     weir_ifds_engine_options options;
     memset(&options, 0, sizeof options);
     s = weir_ifds_solve_engine(backend, run->problem, &options, &run->result, NULL);

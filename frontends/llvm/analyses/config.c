@@ -512,3 +512,7 @@ void weir_llvm_library_lookup(const weir_llvm_config *config, const char *name, 
   each_rule(config, name, length, lookup_visit, out);
   weir_llvm_config_free(defaults);
 }
+
+void weir_llvm_config_typestate_spec(weir_llvm_config *config, const struct weir_ts_spec *spec) {
+  if (config) config->typestate = spec;
+}

@@ -24,6 +24,7 @@
 #include "frontends/llvm/internal.h"
 #include "frontends/llvm/module/bypass.h"
 #include "frontends/llvm/module/liveness.h"
+#include "weir/ide.h"
 
 typedef struct emitter {
   weir_llvm_ctx *ctx;
@@ -43,6 +44,11 @@ typedef struct emitter {
   uint8_t *keep;           /* [nodes of the function] not to be bypassed */
   size_t keep_cap;
   weir_status status;      /* the first failure of a step that reports one */
+  /* typestate (an IDE problem): the IDE builder that owns `builder`, and
+   * the edge functions of the function being built, (node, d1, d2, fn) in
+   * built numbering, placed on the node's out-edges after bypass.c. */
+  weir_ide_builder *ide;
+  weir_llvm_vec pending;
 } emitter;
 
 /* ---- value facts die after their last use --------------------------------
@@ -226,7 +232,13 @@ static void record_legend(emitter *e) {
 /* The counts and every procedure (they come before the body). */
 static void build_procs(emitter *e, uint32_t live) {
   weir_llvm_ctx *ctx = e->ctx;
-  keep(e, weir_ifds_builder_create(live, ctx->fn_count, ctx->node_count, &e->builder));
+  if (ctx->analysis == WEIR_LLVM_TYPESTATE) {
+    keep(e, weir_ide_builder_create(WEIR_IDE_TYPESTATE, ctx->out->ts_states, live, ctx->fn_count, ctx->node_count,
+                                    &e->ide));
+    if (e->ide) e->builder = weir_ide_builder_ifds(e->ide);
+  } else {
+    keep(e, weir_ifds_builder_create(live, ctx->fn_count, ctx->node_count, &e->builder));
+  }
   for (uint32_t p = 0; p < ctx->fn_count && building(e); ++p) {
     const char *name = proc_name(e, p);
     if (!name) keep(e, weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for a procedure name. Fix: free memory"));
@@ -248,9 +260,28 @@ static uint32_t put_flow(emitter *e, weir_llvm_flow *flow) {
 }
 
 /* Edges wait in fn_edges until the function is complete (write_edges). */
+/* The flow's edge functions (typestate) in built numbering, for the
+ * out-edges of `node`; a pair pruned or killed (a value that dies there)
+ * has none. */
+static int note_fns(emitter *e, uint32_t node, const weir_llvm_flow *flow) {
+  const uint32_t *map = e->ctx->fact_map;
+  int any = 0;
+  for (size_t k = 0; e->ide && k + 2 < flow->fns.n; k += 3) {
+    uint32_t d1 = flow->fns.v[k], d2 = flow->fns.v[k + 1];
+    if (d1 == d2 && weir_llvm_vec_contains(&flow->kills, d1)) continue; /* kills: sorted by put_flow */
+    d1 = map[d1], d2 = map[d2];
+    if (d1 == WEIR_LLVM_NONE || d2 == WEIR_LLVM_NONE) continue;
+    uint32_t entry[4] = {node, d1, d2, flow->fns.v[k + 2]};
+    for (int j = 0; j < 4; ++j) weir_llvm_vec_push(&e->pending, entry[j]);
+    any = 1;
+  }
+  return any;
+}
+
 static void write_edge(emitter *e, uint32_t from, uint32_t to, weir_llvm_flow *flow) {
   uint32_t index = put_flow(e, flow);
   if (!building(e)) return;
+  if (note_fns(e, from, flow)) e->flow_is_id = 0; /* a transition: never bypassed */
   weir_llvm_vec_push(&e->fn_edges, from);
   weir_llvm_vec_push(&e->fn_edges, to);
   weir_llvm_vec_push(&e->fn_edges, index);
@@ -279,6 +310,7 @@ static int mark_kept(emitter *e, uint32_t proc, size_t checks, size_t sources) {
   const weir_llvm_problem *out = ctx->out;
   for (size_t c = checks; c < out->check_count; ++c) e->keep[out->checks[c].node - first] = 1;
   for (size_t c = sources; c < out->source_count; ++c) e->keep[out->sources[c].node - first] = 1;
+  for (size_t k = 0; k + 3 < e->pending.n; k += 4) e->keep[e->pending.v[k] - first] = 1;
   return 1;
 }
 
@@ -295,8 +327,15 @@ static void write_edges(emitter *e, uint32_t proc, size_t checks, size_t sources
     keep(e, weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory for the edges of a function. Fix: free memory"));
     return;
   }
-  for (size_t k = 0; k + 2 < e->bypassed.n && building(e); k += 3)
-    keep(e, weir_ifds_builder_edge(e->builder, e->bypassed.v[k], e->bypassed.v[k + 1], e->bypassed.v[k + 2]));
+  for (size_t k = 0; k + 2 < e->bypassed.n && building(e); k += 3) {
+    uint32_t from = e->bypassed.v[k], to = e->bypassed.v[k + 1];
+    keep(e, weir_ifds_builder_edge(e->builder, from, to, e->bypassed.v[k + 2]));
+    for (size_t j = 0; j + 3 < e->pending.n && building(e); j += 4)
+      if (e->pending.v[j] == from)
+        keep(e, weir_ide_builder_pair_fn(e->ide, WEIR_IDE_SITE_EDGE, from, to, e->pending.v[j + 1],
+                                         e->pending.v[j + 2], &ctx->out->ts_fns[e->pending.v[j + 3]]));
+  }
+  e->pending.n = 0;
   ctx->out->stats.edges += (uint32_t)(e->bypassed.n / 3);
   ctx->out->stats.bypassed_nodes += bypassed;
 }
@@ -389,6 +428,7 @@ static void write_function(emitter *e, uint32_t proc) {
   keep(e, weir_llvm_liveness_compute(ctx, f, &e->live));
   size_t checks = ctx->out->check_count, sources = ctx->out->source_count;
   e->fn_edges.n = 0;
+  e->pending.n = 0;
   weir_llvm_flow_reset(&e->flow, 1);
   if (ctx->hooks->entry) ctx->hooks->entry(ctx, proc, &e->flow);
   write_edge(e, ctx->fns[proc].first, first_node(ctx, LLVMGetEntryBasicBlock(f)), &e->flow);
@@ -446,7 +486,7 @@ static void map_checks(weir_llvm_ctx *ctx) {
 static int emitter_failed(const emitter *e) {
   const weir_llvm_problem *out = e->ctx->out;
   return e->name.failed || e->scratch.failed || e->flow.kills.failed || e->flow.pairs.failed ||
-         e->flow.bundles.failed || e->flow2.kills.failed || e->flow2.pairs.failed || e->flow2.bundles.failed || e->graph.failed || out->failed ||
+         e->flow.bundles.failed || e->flow2.kills.failed || e->flow2.pairs.failed || e->flow2.bundles.failed || e->graph.failed || e->pending.failed || e->flow.fns.failed || e->flow2.fns.failed || out->failed ||
          out->legend.failed || out->legend_offset.failed || e->ctx->failed;
 }
 
@@ -461,14 +501,19 @@ static void build_problem(emitter *e, const uint32_t *map, uint32_t live) {
   write_seeds(e);
   map_checks(ctx);
   ctx->fact_map = NULL;
-  if (building(e) && !emitter_failed(e)) {
+  if (building(e) && !emitter_failed(e) && e->ide) {
+    keep(e, weir_ide_builder_build(e->ide, &ctx->out->ide));
+    if (ctx->out->ide) ctx->out->ifds = ctx->out->ide->ifds; /* owned by the IDE problem */
+  } else if (building(e) && !emitter_failed(e)) {
     keep(e, weir_ifds_builder_build(e->builder, &ctx->out->ifds));
     if (ctx->out->ifds)
       snprintf(ctx->out->ifds->source_name, sizeof ctx->out->ifds->source_name, "%.200s (%s problem)",
                ctx->out->name, weir_llvm_problem_analysis(ctx->out));
   }
-  weir_ifds_builder_free(e->builder);
+  if (e->ide) weir_ide_builder_free(e->ide); /* and its IFDS builder */
+  else weir_ifds_builder_free(e->builder);
   e->builder = NULL;
+  e->ide = NULL;
 }
 
 static void emitter_free(emitter *e) {
@@ -483,6 +528,7 @@ static void emitter_free(emitter *e) {
   weir_llvm_liveness_free(&e->live);
   weir_llvm_vec_free(&e->fn_edges);
   weir_llvm_vec_free(&e->bypassed);
+  weir_llvm_vec_free(&e->pending);
   free(e->keep);
 }
 
@@ -522,7 +568,9 @@ weir_status weir_llvm_emit(weir_llvm_ctx *ctx) {
                   "analyze %s: no memory for the IFDS problem. Fix: free memory or analyse a smaller module",
                   ctx->out->name);
   if (s != WEIR_OK) {
-    weir_ifds_problem_free(ctx->out->ifds);
+    if (ctx->out->ide) weir_ide_problem_free(ctx->out->ide);
+    else weir_ifds_problem_free(ctx->out->ifds);
+    ctx->out->ide = NULL;
     ctx->out->ifds = NULL;
     return s;
   }

@@ -9,6 +9,7 @@ void weir_llvm_flow_reset(weir_llvm_flow *flow, int identity) {
   flow->kills.n = 0;
   flow->pairs.n = 0;
   flow->bundles.n = 0;
+  flow->fns.n = 0;
 }
 
 void weir_llvm_flow_kill(weir_llvm_flow *flow, uint32_t fact) {
@@ -49,6 +50,7 @@ void weir_llvm_flow_free(weir_llvm_flow *flow) {
   weir_llvm_vec_free(&flow->kills);
   weir_llvm_vec_free(&flow->pairs);
   weir_llvm_vec_free(&flow->bundles);
+  weir_llvm_vec_free(&flow->fns);
 }
 
 static uint32_t mapped(const uint32_t *map, uint32_t fact) { return map ? map[fact] : fact; }
