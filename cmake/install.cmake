@@ -105,6 +105,10 @@ if(TARGET weir_analyze)
           DESTINATION ${CMAKE_INSTALL_DATADIR}/weir/analysis-template COMPONENT weir_dev)
   install(FILES ${PROJECT_SOURCE_DIR}/docs/analysis-api.md DESTINATION ${CMAKE_INSTALL_DOCDIR}
           COMPONENT weir_dev)
+  # The protocols of `weir analyze typestate --spec` (docs/typestate.md).
+  install(FILES ${PROJECT_SOURCE_DIR}/share/weir/typestate/file.spec
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/weir/typestate COMPONENT weir_runtime)
+  install(FILES ${PROJECT_SOURCE_DIR}/docs/typestate.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT weir_dev)
 endif()
 install(FILES ${PROJECT_SOURCE_DIR}/docs/packaging.md DESTINATION ${CMAKE_INSTALL_DOCDIR}
         COMPONENT weir_dev)

@@ -28,6 +28,8 @@ static void usage(FILE *out) {
           "  taint   untrusted data reaching commands, format strings and configured sinks\n"
           "  uninit  memory read before it is initialized\n"
           "  uaf     heap memory used after free, and double free\n"
+          "  typestate  calls a protocol forbids in the state a resource is in (use after\n"
+          "          fclose, double fclose): --spec FILE, an IDE problem (docs/typestate.md)\n"
           "  plugin:/path/libmine.so, or the id of a plugin on WEIR_ANALYSIS_PATH: an analysis\n"
           "          written against include/weir/analysis.h (docs/analysis-api.md)\n"
           "Without ANALYSIS (the first argument is a file) the default set runs: taint,\n"
@@ -41,6 +43,7 @@ static void usage(FILE *out) {
           "                       or the id of a plugin in a directory on WEIR_ANALYSIS_PATH\n"
           "  --config FILE        library table: sources, sinks, sanitizers, ... (taint and plugins\n"
           "                       read the sinks and sources; every analysis reads the memory models)\n"
+          "  --spec FILE          typestate: the protocol (share/weir/typestate/file.spec)\n"
           "  --solver NAME        reference (default) or engine\n"
           "  --backend SPEC       backend of the engine: auto, cpu, cpu:N, vulkan, cuda, ...;\n"
           "                       given without --solver it selects the engine\n"
@@ -124,6 +127,7 @@ int weir_cmd_analyze(int argc, char **argv) {
 
 typedef struct analyze_args {
   const char *analysis, *analysis_option, *config, *solver, *backend, *sarif, *emit, *root, *baseline, *min_confidence;
+  const char *spec; /* typestate: the protocol (docs/typestate.md) */
   const char *files[MAX_FILES];
   size_t file_count;
   int quiet, fail_on_findings, all_facts;
@@ -136,6 +140,7 @@ static const char *const default_analyses[] = {"taint", "uninit", "uaf"};
 #define DEFAULT_ANALYSES (sizeof default_analyses / sizeof default_analyses[0])
 
 static int is_builtin(const char *name) {
+  if (strcmp(name, "typestate") == 0) return 1; /* built in, but not in the default set: it needs --spec */
   for (size_t k = 0; k < DEFAULT_ANALYSES; ++k)
     if (strcmp(name, default_analyses[k]) == 0) return 1;
   return 0;
@@ -151,13 +156,13 @@ static int looks_like_module(const char *arg) {
 
 static const char *const value_options[] = {"--config",      "--solver",   "--backend",       "--sarif",
                                             "--emit-ifds",   "--source-root", "--baseline", "--min-confidence",
-                                            "--analysis"};
+                                            "--analysis",    "--spec"};
 #define VALUE_OPTIONS (sizeof value_options / sizeof value_options[0])
 
 static const char **value_slot(analyze_args *a, size_t k) {
   const char **slots[VALUE_OPTIONS] = {&a->config, &a->solver,   &a->backend,        &a->sarif,
                                        &a->emit,   &a->root,     &a->baseline,       &a->min_confidence,
-                                       &a->analysis_option};
+                                       &a->analysis_option, &a->spec};
   return slots[k];
 }
 
@@ -356,8 +361,26 @@ static weir_status resolve_analysis(const analyze_args *a, weir_llvm_analysis *a
   return weir_llvm_plugin_open(a->analysis, plugin);
 }
 
+/* typestate takes --spec and the reference IDE solver; --spec is for it alone. */
+static weir_status check_typestate(const analyze_args *a, weir_llvm_analysis analysis) {
+  if (analysis != WEIR_LLVM_TYPESTATE) {
+    if (a->spec)
+      return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "--spec '%s' is for typestate, not %s. Fix: run `weir analyze "
+                       "typestate --spec %s FILE`, or drop --spec", a->spec, a->analysis, a->spec);
+    return WEIR_OK;
+  }
+  if (!a->spec)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "typestate needs a protocol to check. Fix: pass --spec FILE (the "
+                     "installed share/weir/typestate/file.spec checks FILE*; the format is in docs/typestate.md)");
+  if (strcmp(a->solver, "reference") != 0)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "typestate is solved by the IDE reference solver only (the resident "
+                     "IDE engine is not wired to analyze yet). Fix: drop --solver engine and --backend");
+  return check_readable(a->spec, "--spec file", "give a typestate spec (share/weir/typestate/*.spec)");
+}
+
 static weir_status check_inputs(const analyze_args *a, weir_llvm_analysis *analysis, weir_llvm_plugin **plugin) {
   WEIR_TRY(resolve_analysis(a, analysis, plugin));
+  WEIR_TRY(check_typestate(a, *analysis));
   uint32_t minimum = 0;
   if (a->min_confidence) WEIR_TRY(weir_llvm_confidence_parse(a->min_confidence, &minimum));
   if (a->baseline)
@@ -421,6 +444,10 @@ typedef struct run_state {
 } run_state;
 
 static weir_status solve(const analyze_args *a, run_state *r) {
+  if (strcmp(weir_llvm_problem_analysis(r->lp), "typestate") == 0) {
+    snprintf(r->backend, sizeof r->backend, "host, IDE");
+    return weir_llvm_typestate_solve(r->lp, &r->result);
+  }
   if (strcmp(a->solver, "reference") == 0) {
     snprintf(r->backend, sizeof r->backend, "host");
     return weir_ifds_solve_reference(r->problem, &r->result, &r->stats);
@@ -448,6 +475,7 @@ static weir_status build(const analyze_args *a, weir_llvm_analysis analysis, wei
   weir_llvm_config *config = NULL;
   WEIR_TRY(weir_llvm_config_new(&config));
   weir_status s = a->config ? weir_llvm_config_load_file(config, a->config) : WEIR_OK;
+  if (s == WEIR_OK && analysis == WEIR_LLVM_TYPESTATE) s = weir_llvm_config_typestate_spec_file(config, a->spec);
   if (s == WEIR_OK && plugin && a->config) s = weir_llvm_plugin_config_file(plugin, a->config);
   weir_llvm_config_keep_all_facts(config, a->all_facts);
   if (s == WEIR_OK)

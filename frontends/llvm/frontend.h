@@ -40,6 +40,8 @@ weir_status weir_llvm_config_new(weir_llvm_config **out);
 /* typestate: the spec (borrowed: it must outlive the builds that use it). */
 struct weir_ts_spec;
 void weir_llvm_config_typestate_spec(weir_llvm_config *config, const struct weir_ts_spec *spec);
+/* typestate: loads the spec at `path` (docs/typestate.md); the config owns it. */
+weir_status weir_llvm_config_typestate_spec_file(weir_llvm_config *config, const char *path);
 
 /* Adds the directives of a file (a `reset` line drops everything before). */
 weir_status weir_llvm_config_load_file(weir_llvm_config *config, const char *path);

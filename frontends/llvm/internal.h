@@ -149,6 +149,7 @@ typedef struct weir_llvm_rule {
 
 struct weir_llvm_config {
   const struct weir_ts_spec *typestate; /* weir_llvm_config_typestate_spec (borrowed) */
+  struct weir_ts_spec *owned_spec;      /* weir_llvm_config_typestate_spec_file (freed with the config) */
   weir_llvm_rule *rules;
   size_t count, cap;
   uint32_t *sorted;      /* rule indices: exact names in name order, then the patterns */

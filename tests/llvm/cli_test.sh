@@ -314,6 +314,26 @@ else
   echo "SARIF multitool: skipped (sarif-multitool not installed: it is the npm package @microsoft/sarif-multitool, not in Debian); check_sarif.py --lint applied its rules instead"
 fi
 
+# ---- typestate: --spec, the shipped FILE* protocol, a bad spec, misuse ----------
+spec=$here/../../share/weir/typestate/file.spec
+"$clang" -g -O0 -emit-llvm -c "$here/programs/typestate_file.c" -o "$work/ts.bc"
+"$weir" analyze typestate "$work/ts.bc" --spec "$spec" --source-root "$here" --sarif "$work/ts.sarif" \
+  > "$work/ts.out" || fail "weir analyze typestate exited $?"
+cat "$work/ts.out"
+grep -q "\[weir-typestate-double-close\]$" "$work/ts.out" || fail "typestate: no double-close finding"
+grep -q "\[weir-typestate-use-after-close\]$" "$work/ts.out" || fail "typestate: no use-after-close finding"
+check_sarif "$work/ts.sarif" --rules weir-typestate-double-close,weir-typestate-use-after-close
+printf 'weir-typestate 1\nstates open closed\nbogus fclose\n' > "$work/bad.spec"
+run_rc "$weir" analyze typestate "$work/ts.bc" --spec "$work/bad.spec" --sarif "$work/bad.sarif" 2> "$work/bad.err"
+test $rc = 2 || fail "a bad spec exited $rc, expected 2"
+grep -q "bad.spec:3: error: .*Fix: " "$work/bad.err" || fail "a bad spec's message lacks FILE:LINE and Fix: $(cat "$work/bad.err")"
+test ! -e "$work/bad.sarif" || fail "a bad spec left a SARIF file"
+run_rc "$weir" analyze typestate "$work/ts.bc" 2> "$work/nospec.err"
+test $rc = 2 || fail "typestate without --spec exited $rc, expected 2"
+grep -q "Fix: pass --spec FILE" "$work/nospec.err" || fail "typestate without --spec: $(cat "$work/nospec.err")"
+run_rc "$weir" analyze uaf "$work/ts.bc" --spec "$spec" 2> "$work/specuaf.err"
+test $rc = 2 || fail "--spec with uaf exited $rc, expected 2"
+
 "$weir" analyze taint --help > "$work/help.out" || fail "weir analyze taint --help exited $?"
 grep -q -- "--fail-on-findings" "$work/help.out" || fail "--help does not document --fail-on-findings"
 grep -q "Exit codes" "$work/help.out" || fail "--help does not document the exit codes"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontends/llvm/analyses/typestate/spec.h"
 #include "frontends/llvm/internal.h"
 
 /* The default library table. Grouped by what the analyses need: taint
@@ -385,6 +386,7 @@ void weir_llvm_config_keep_all_facts(weir_llvm_config *config, int on) {
 
 void weir_llvm_config_free(weir_llvm_config *config) {
   if (!config) return;
+  weir_ts_spec_free(config->owned_spec);
   free(config->rules);
   free(config->sorted);
   free(config);
@@ -515,4 +517,13 @@ void weir_llvm_library_lookup(const weir_llvm_config *config, const char *name, 
 
 void weir_llvm_config_typestate_spec(weir_llvm_config *config, const struct weir_ts_spec *spec) {
   if (config) config->typestate = spec;
+}
+
+weir_status weir_llvm_config_typestate_spec_file(weir_llvm_config *config, const char *path) {
+  weir_ts_spec *spec = NULL;
+  WEIR_TRY(weir_ts_spec_load(path, &spec));
+  weir_ts_spec_free(config->owned_spec);
+  config->owned_spec = spec;
+  config->typestate = spec;
+  return WEIR_OK;
 }
