@@ -9,6 +9,9 @@
 #include "frontends/llvm/internal.h"
 #include "weir/ide.h"
 
+/* Facts past which typestate refuses (see weir_llvm_typestate_solve). */
+#define WEIR_TS_FACT_BUDGET 4096u
+
 /* The states of (node, fact) in the result (sorted by node, fact); 0: none. */
 static uint32_t states_at(const weir_ide_result *r, uint32_t node, uint32_t fact) {
   uint64_t lo = 0, hi = r->hold_count;
@@ -43,6 +46,18 @@ weir_status weir_llvm_typestate_solve(weir_llvm_problem *problem, weir_ifds_resu
   if (!problem || !problem->ide)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "typestate: no IDE problem was built. Fix: build with the "
                      "typestate analysis and a --spec");
+  /* Each resource fact flows like taint's, through every callee that may
+   * touch its memory, and the serial IDE solver composes and meets
+   * functions on every path edge again and again: past a few thousand
+   * facts (a FILE * spread through generic containers: ovsdb-server makes
+   * 11 k) it takes minutes and gigabytes. Refuse rather than hang. */
+  const weir_ifds_problem *g = problem->ide->ifds;
+  if (g->fact_count > WEIR_TS_FACT_BUDGET)
+    return weir_fail(WEIR_ERR_UNSUPPORTED,
+                     "typestate: the program spreads the resources over %u facts (%u nodes), more than the %u "
+                     "the serial IDE solver of this version takes in reasonable time and memory. Fix: analyse "
+                     "only the modules that create and use the resources (link fewer files)",
+                     g->fact_count, g->node_count, WEIR_TS_FACT_BUDGET);
   weir_ide_result r;
   WEIR_TRY(weir_ide_solve_reference(problem->ide, &r, NULL));
   arm_checks(problem, &r);
