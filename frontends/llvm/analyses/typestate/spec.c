@@ -66,6 +66,7 @@ static weir_status rule_of(parser *p, const char *name, const char *cwe, uint32_
   for (const char *c = cwe; *c; ++c)
     if (*c < '0' || *c > '9') return bad(p, "a CWE that is not a number", "write the CWE number, e.g. 675");
   char id[80];
+  if (strlen(name) + sizeof "weir-typestate-" > sizeof id) return bad(p, "a rule name longer than 64 bytes", "shorten it");
   snprintf(id, sizeof id, "weir-typestate-%s", name);
   for (uint32_t r = 0; r < spec->rule_count; ++r)
     if (strcmp(spec->rules[r].id, id) == 0) return *out = r, WEIR_OK;
@@ -115,6 +116,7 @@ static weir_status entry_line(parser *p, int kind, char *rest) {
       return bad(p, "an error needs a rule, a CWE and a message", "write `error FN argN STATE RULE CWE MESSAGE`");
     WEIR_TRY(rule_of(p, rule, cwe, &e.rule));
     while (*message == ' ' || *message == '\t') ++message;
+    if (strlen(message) >= sizeof e.message) return bad(p, "a message longer than 159 bytes", "shorten it");
     snprintf(e.message, sizeof e.message, "%s", message);
     e.to = e.from; /* an error leaves the state as it was */
   }

@@ -28,7 +28,7 @@ typedef struct weir_ts_rule {
 } weir_ts_rule;
 
 typedef struct weir_ts_spec {
-  char name[64];
+  char name[65];   /* a name of at most 64 bytes (is_name) */
   uint32_t state_count;
   char states[32][65];
   int memory; /* resources are memory (create ... argN: a mutex), not values (fopen's result) */
