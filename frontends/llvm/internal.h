@@ -322,6 +322,14 @@ struct weir_llvm_ctx {
 
 uint32_t weir_llvm_vid(const weir_llvm_ctx *ctx, LLVMValueRef value);
 weir_llvm_origin weir_llvm_origin_of(const weir_llvm_ctx *ctx, LLVMValueRef pointer);
+/* The one block with edges into `block` (a switch may have several), or
+ * NULL when it has none or more than one (analyses/common.c). */
+LLVMBasicBlockRef weir_llvm_only_pred(LLVMBasicBlockRef block);
+/* Locations any defined callee of `call` may write, where this call can
+ * touch them, sorted; kept for the last call asked about (an indirect call
+ * asks once per callee: merging every callee's set each time was quadratic,
+ * ocamlrun 80 % of the build). The vector belongs to ctx (mod_locs). */
+const weir_llvm_vec *weir_llvm_callee_mod(weir_llvm_ctx *ctx, LLVMValueRef call);
 /* The direct callee after stripping pointer casts, or NULL. */
 LLVMValueRef weir_llvm_direct_callee(LLVMValueRef call);
 /* Name of the direct callee ("" when indirect). */

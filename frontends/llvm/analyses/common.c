@@ -14,6 +14,38 @@ LLVMValueRef weir_llvm_strip_bitcasts(LLVMValueRef v) {
   return v;
 }
 
+LLVMBasicBlockRef weir_llvm_only_pred(LLVMBasicBlockRef block) {
+  LLVMBasicBlockRef pred = NULL;
+  for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(LLVMGetBasicBlockParent(block)); p; p = LLVMGetNextBasicBlock(p)) {
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(p);
+    for (unsigned k = 0, n = term ? LLVMGetNumSuccessors(term) : 0; k < n; ++k)
+      if (LLVMGetSuccessor(term, k) == block) {
+        if (pred && pred != p) return NULL;
+        pred = p;
+      }
+  }
+  return pred;
+}
+
+const weir_llvm_vec *weir_llvm_callee_mod(weir_llvm_ctx *ctx, LLVMValueRef call) {
+  weir_llvm_vec *out = &ctx->mod_locs;
+  if (ctx->mod_call == call) return out;
+  ctx->mod_call = call;
+  out->n = 0;
+  const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
+  const uint32_t *procs = NULL;
+  size_t n = weir_llvm_call_procs(ctx, call, &procs);
+  for (size_t p = 0; p < n; ++p) {
+    const uint32_t *locs = NULL;
+    size_t m = weir_llvm_memory_mod(ctx->memory, ctx->fns[procs[p]].fn, &locs);
+    for (size_t k = 0; k < m; ++k)
+      if (weir_llvm_call_may_touch(ctx, call, reach, locs[k])) weir_llvm_vec_push(out, locs[k]);
+  }
+  if (n > 1) weir_llvm_vec_sort_unique(out);
+  if (out->failed) ctx->failed = 1;
+  return out;
+}
+
 int weir_llvm_is_pointer(LLVMValueRef value) {
   return LLVMGetTypeKind(LLVMTypeOf(value)) == LLVMPointerTypeKind;
 }

@@ -50,27 +50,6 @@ void weir_llvm_api_follow_move(weir_analysis_ctx *cx, LLVMValueRef value, LLVMVa
   }
 }
 
-/* Locations any callee of `call` may write, where this call can touch
- * them; kept for the last call asked about (an indirect call asks once per
- * callee), as taint.c's callee_mod. */
-static const weir_llvm_vec *callee_mod(weir_llvm_ctx *ctx, LLVMValueRef call) {
-  weir_llvm_vec *out = &ctx->mod_locs;
-  if (ctx->mod_call == call) return out;
-  ctx->mod_call = call;
-  out->n = 0;
-  const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
-  const uint32_t *procs = NULL;
-  size_t n = weir_llvm_call_procs(ctx, call, &procs);
-  for (size_t p = 0; p < n; ++p) {
-    const uint32_t *locs = NULL;
-    size_t m = weir_llvm_memory_mod(ctx->memory, ctx->fns[procs[p]].fn, &locs);
-    for (size_t k = 0; k < m; ++k)
-      if (weir_llvm_call_may_touch(ctx, call, reach, locs[k])) weir_llvm_vec_push(out, locs[k]);
-  }
-  if (n > 1) weir_llvm_vec_sort_unique(out);
-  if (out->failed) ctx->failed = 1;
-  return out;
-}
 
 static int any_location_follows(const weir_analysis_ctx *cx) {
   for (uint32_t kind = 0; kind < cx->decl->kind_count; ++kind)
@@ -79,7 +58,7 @@ static int any_location_follows(const weir_analysis_ctx *cx) {
 }
 
 void weir_llvm_api_follow_call_to_return(weir_analysis_ctx *cx, LLVMValueRef call, weir_llvm_flow *flow) {
-  const weir_llvm_vec *mod = any_location_follows(cx) ? callee_mod(cx->ctx, call) : NULL;
+  const weir_llvm_vec *mod = any_location_follows(cx) ? weir_llvm_callee_mod(cx->ctx, call) : NULL;
   for (uint32_t kind = 0; kind < cx->decl->kind_count; ++kind) {
     if (follows(cx, kind, WEIR_FACT_PER_VALUE)) weir_llvm_flow_kill(flow, val(cx, kind, call));
     if (!follows(cx, kind, WEIR_FACT_PER_LOCATION)) continue;
@@ -102,7 +81,7 @@ static void locations_into(weir_analysis_ctx *cx, uint32_t kind, LLVMValueRef ca
                            weir_llvm_flow *call_flow, weir_llvm_flow *ret_flow) {
   weir_llvm_ctx *ctx = cx->ctx;
   const uint32_t *facts = cx->facts[kind];
-  const weir_llvm_vec *mod = callee_mod(ctx, call);
+  const weir_llvm_vec *mod = weir_llvm_callee_mod(ctx, call);
   const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
   const uint32_t *ref = NULL;
   size_t refs = weir_llvm_memory_ref(ctx->memory, ctx->fns[proc].fn, &ref);

@@ -335,31 +335,9 @@ static void move(weir_llvm_ctx *ctx, LLVMValueRef value, LLVMValueRef phi, weir_
   weir_llvm_flow_pair(flow, val(ctx, value), to);
 }
 
-/* Locations any callee of the call may write: killed across the call, passed
- * in and brought back from each callee's exit. Kept for the last call asked
- * about: an indirect call asks once per callee, and merging every callee's
- * set each time was quadratic in the callees (ocamlrun: 80 % of the build). */
-static const weir_llvm_vec *callee_mod(weir_llvm_ctx *ctx, LLVMValueRef call) {
-  weir_llvm_vec *out = &ctx->mod_locs;
-  if (ctx->mod_call == call) return out;
-  ctx->mod_call = call;
-  out->n = 0;
-  const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
-  const uint32_t *procs = NULL;
-  size_t n = weir_llvm_call_procs(ctx, call, &procs);
-  for (size_t p = 0; p < n; ++p) {
-    const uint32_t *locs = NULL;
-    size_t m = weir_llvm_memory_mod(ctx->memory, ctx->fns[procs[p]].fn, &locs);
-    for (size_t k = 0; k < m; ++k)
-      if (weir_llvm_call_may_touch(ctx, call, reach, locs[k])) weir_llvm_vec_push(out, locs[k]);
-  }
-  if (n > 1) weir_llvm_vec_sort_unique(out);
-  if (out->failed) ctx->failed = 1;
-  return out;
-}
 
 static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
-  const weir_llvm_vec *mod = callee_mod(ctx, call);
+  const weir_llvm_vec *mod = weir_llvm_callee_mod(ctx, call);
   for (size_t k = 0; k < mod->n; ++k) weir_llvm_flow_kill(flow, loc(ctx, mod->v[k]));
   weir_llvm_flow_kill(flow, val(ctx, call));
 }
@@ -383,7 +361,7 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
   }
   for (; k < args && ctx->fns[proc].va_fact; ++k) /* through `...` */
     flows_from(ctx, LLVMGetOperand(call, k), ctx->fns[proc].va_fact, call_flow);
-  const weir_llvm_vec *mod = callee_mod(ctx, call);
+  const weir_llvm_vec *mod = weir_llvm_callee_mod(ctx, call);
   const weir_llvm_vec *reach = weir_llvm_call_reach(ctx, call);
   const uint32_t *ref = NULL;
   size_t refs = weir_llvm_memory_ref(ctx->memory, fn, &ref);

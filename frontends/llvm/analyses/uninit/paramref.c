@@ -228,15 +228,7 @@ static int fresh_at(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t object, cons
         for (unsigned a = 0, n = LLVMGetNumArgOperands(i); a < n; ++a)
           if (may_point_into(ctx, LLVMGetOperand(i, a), object)) return 0;
     }
-    LLVMBasicBlockRef pred = NULL;
-    for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(fn); p; p = LLVMGetNextBasicBlock(p)) {
-      LLVMValueRef term = LLVMGetBasicBlockTerminator(p);
-      for (unsigned k = 0, n = term ? LLVMGetNumSuccessors(term) : 0; k < n; ++k)
-        if (LLVMGetSuccessor(term, k) == block) {
-          if (pred && pred != p) return 0;
-          pred = p;
-        }
-    }
+    LLVMBasicBlockRef pred = weir_llvm_only_pred(block);
     if (!pred || ++steps == FRESH_BLOCKS) return 0;
     block = pred;
     i = LLVMGetLastInstruction(block);

@@ -46,23 +46,13 @@ struct weir_llvm_tag_table {
   size_t n, cap;
 };
 
-static LLVMValueRef strip_casts(LLVMValueRef v) {
-  for (int depth = 0; depth < 8 && v; ++depth) {
-    if (LLVMIsABitCastInst(v) || (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast))
-      v = LLVMGetOperand(v, 0);
-    else
-      break;
-  }
-  return v;
-}
-
 static int is_zero(LLVMValueRef v) { return LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v) == 0; }
 
 /* Decomposes `pointer` into a field of a struct: `gep S, base, 0, f[, 0...]`
  * (through casts), or a cast of a struct pointer to its first field's type
  * (-O2 reads field 0 as `(i32 *)token`). */
 static int field_of(LLVMValueRef pointer, field_ref *out) {
-  LLVMValueRef p = strip_casts(pointer);
+  LLVMValueRef p = weir_llvm_strip_bitcasts(pointer);
   if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) {
     int n = LLVMGetNumOperands(p);
     if (n < 3 || !is_zero(LLVMGetOperand(p, 1)) || !LLVMIsAConstantInt(LLVMGetOperand(p, 2))) return 0;
@@ -72,7 +62,7 @@ static int field_of(LLVMValueRef pointer, field_ref *out) {
     if (LLVMGetTypeKind(t) != LLVMStructTypeKind) return 0;
     out->record = t;
     out->field = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(p, 2));
-    out->base = strip_casts(LLVMGetOperand(p, 0));
+    out->base = weir_llvm_strip_bitcasts(LLVMGetOperand(p, 0));
     return out->field < LLVMCountStructElementTypes(t);
   }
   if (p == pointer || LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMPointerTypeKind) return 0;
@@ -198,19 +188,9 @@ static int loads_tag(LLVMValueRef tested, const field_ref *payload, field_ref *t
  * single predecessors up to GUARD_STEPS blocks; 0 when none. */
 static size_t guard_values(LLVMBasicBlockRef block, const field_ref *payload, field_ref *tag,
                            unsigned long long *values) {
-  LLVMValueRef fn = LLVMGetBasicBlockParent(block);
   for (int step = 0; step < GUARD_STEPS; ++step) {
-    LLVMBasicBlockRef pred = NULL;
-    int many = 0;
-    for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(fn); p && !many; p = LLVMGetNextBasicBlock(p)) {
-      LLVMValueRef term = LLVMGetBasicBlockTerminator(p);
-      for (unsigned k = 0, n = term ? LLVMGetNumSuccessors(term) : 0; k < n; ++k)
-        if (LLVMGetSuccessor(term, k) == block) {
-          if (pred && pred != p) many = 1;
-          pred = p;
-        }
-    }
-    if (!pred || many) return 0;
+    LLVMBasicBlockRef pred = weir_llvm_only_pred(block);
+    if (!pred) return 0;
     LLVMValueRef term = LLVMGetBasicBlockTerminator(pred);
     LLVMValueRef tested = NULL;
     size_t count = 0;
