@@ -38,7 +38,7 @@ static void usage(FILE *out) {
           "FILE is an LLVM 14 module; several are linked in process into one program:\n"
           "  clang-14 -g -O0 -emit-llvm -c prog.c -o prog.bc\n\n"
           "options (`--opt value` or `--opt=value`):\n"
-          "  --analysis NAME      the analysis, instead of the first argument: taint, uninit, uaf,\n"
+          "  --analysis NAME      the analysis, instead of the first argument: taint, uninit, uaf, typestate,\n"
           "                       plugin:/path/libmine.so (an analysis plugin, include/weir/analysis.h),\n"
           "                       or the id of a plugin in a directory on WEIR_ANALYSIS_PATH\n"
           "  --config FILE        library table: sources, sinks, sanitizers, ... (taint and plugins\n"
@@ -220,8 +220,9 @@ static int first_argument(analyze_args *a) {
     if (!unknown) return report_error(s);
     char ids[512] = ""; /* loads the libraries on WEIR_ANALYSIS_PATH: only for a name nothing provides */
     weir_llvm_plugin_path_ids(ids, sizeof ids);
-    fprintf(stderr, "weir analyze: '%s' is neither an analysis (taint, uninit, uaf%s%s) nor an existing "
-                    "file. Fix: name one of taint, uninit, uaf (weir analyze taint prog.bc), a plugin "
+    fprintf(stderr, "weir analyze: '%s' is neither an analysis (taint, uninit, uaf, typestate%s%s) nor an "
+                    "existing file. Fix: name one of taint, uninit, uaf (weir analyze taint prog.bc), typestate "
+                    "with --spec FILE, a plugin "
                     "(--analysis plugin:/path/libmine.so), or give only modules to run all three (weir "
                     "analyze prog.bc).\n", a->analysis, ids[0] ? ", " : "", ids);
     return EXIT_USAGE;

@@ -267,7 +267,7 @@ test $rc = 3 || fail "the default set with --fail-on-findings exited $rc, expect
 run_rc "$weir" analyze taitn "$work/helper.bc" 2> "$work/typo.err"
 cat "$work/typo.err"
 test $rc = 2 || fail "a misspelled analysis exited $rc, expected 2"
-grep -q "'taitn' is neither an analysis (taint, uninit, uaf) nor an existing file. Fix:" "$work/typo.err" \
+grep -q "'taitn' is neither an analysis (taint, uninit, uaf, typestate) nor an existing file. Fix:" "$work/typo.err" \
   || fail "a misspelled analysis is not named with the list"
 run_rc "$weir" analyze "$work/helper.bc" --sarif "$work/default.sarif" 2> "$work/default-sarif.err"
 test $rc = 2 || fail "--sarif without an analysis exited $rc, expected 2"
