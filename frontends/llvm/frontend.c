@@ -110,6 +110,7 @@ static void copy_prepare_stats(weir_llvm_build_stats *b, const weir_llvm_prepare
   b->removed_blocks = p->removed_blocks;
   b->threaded_edges = p->threaded_edges;
   b->noreturn_calls = p->noreturn_calls;
+  b->forwarded_loads = p->forwarded_loads;
   b->promoted = p->promoted;
   b->seconds_prepare = p->seconds;
 }

@@ -30,6 +30,7 @@ typedef struct weir_llvm_prepare_stats {
   uint32_t removed_blocks;     /* blocks unreachable after folding */
   uint32_t threaded_edges;     /* edges sent past a branch their phi values decide (thread.c) */
   uint32_t noreturn_calls;     /* calls of defined functions with no `ret` whose block now ends there */
+  uint32_t forwarded_loads;    /* loads replaced by the value a dominating store left (forward.c) */
   uint32_t promoted;           /* allocas promoted to SSA by mem2reg */
   double seconds;
 } weir_llvm_prepare_stats;
@@ -63,6 +64,11 @@ weir_status weir_llvm_drop_incoming(LLVMBuilderRef builder, LLVMBasicBlockRef bl
  * the edge's phi values decide goes straight to the successor taken; adds
  * to `threaded_edges`. Leaves blocks unreachable: fold afterwards. */
 weir_status weir_llvm_thread_module(LLVMModuleRef module, weir_llvm_prepare_stats *stats);
+
+/* Store-to-load forwarding (forward.c): a load whose address a store on
+ * its dominating single-predecessor walk wrote, with nothing on the way that
+ * may write it, becomes the stored value; adds to `forwarded_loads`. */
+weir_status weir_llvm_forward_stores(LLVMModuleRef module, weir_llvm_prepare_stats *stats);
 
 /* Tail copies (tail.c): a small returning block whose select a phi decides
  * gets a copy per deciding predecessor, with the select folded and what
