@@ -237,6 +237,9 @@ typedef struct weir_llvm_finding {
   unsigned suppressed_line; /* the line of that comment */
   int baseline;         /* weir_llvm_baseline_state */
   char fingerprint[40]; /* partialFingerprints weirFindingHash/v2: 16 hex digits ":N" */
+  int per_source;       /* a use of an undefined value: other uses of the same source merge in */
+  weir_llvm_location *other_uses; /* [other_use_count], owned: those other uses, in source order */
+  size_t other_use_count;
 } weir_llvm_finding;
 
 typedef struct weir_llvm_findings {
