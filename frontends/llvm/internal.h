@@ -53,6 +53,7 @@ typedef struct weir_llvm_check {
   /* One finding per (rule, source) instead of per location: a use of an
    * undefined value, whose every use downstream is the same bug. */
   uint8_t per_source;
+  uint32_t what; /* with per_source: what is read (an analysis' key; findings merge only when equal) */
 } weir_llvm_check;
 
 /* Where facts are generated, for the related location and the code flow:

@@ -146,7 +146,7 @@ static int deduplicate(weir_llvm_findings *out) {
 
 /* Whether two findings come from the one source (same place, same name). */
 static int same_source(const weir_llvm_finding *x, const weir_llvm_finding *y) {
-  return x->source_count == 1 && y->source_count == 1 && strcmp(x->rule, y->rule) == 0 &&
+  return x->source_count == 1 && y->source_count == 1 && x->what == y->what && strcmp(x->rule, y->rule) == 0 &&
          cmp_source(x, y) == 0;
 }
 
@@ -264,6 +264,7 @@ weir_status weir_llvm_findings_collect(const weir_llvm_problem *problem, const w
     finding->targets = check->targets;
     finding->weak = check->weak;
     finding->per_source = check->per_source;
+    finding->what = check->what;
     s = trace(&t, problem, loaded, result, finding);
     finding->confidence = rank(finding, problem->analysis);
   }

@@ -472,6 +472,7 @@ void weir_llvm_add_check(weir_llvm_ctx *ctx, uint32_t node, const uint32_t *fact
   check->rule = default_rule(ctx->analysis);
   check->states = 0;
   check->per_source = 0;
+  check->what = 0;
   check->node = node;
   check->fact_first = (uint32_t)out->check_facts.n;
   check->fact_count = (uint32_t)count;

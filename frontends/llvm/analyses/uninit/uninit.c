@@ -574,18 +574,25 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
 }
 
 /* ---- findings ------------------------------------------------------------ */
+/* One finding per source and thing read: a variable (or a field of one, a
+ * block) left uninitialized on one path is one bug, however many reads
+ * reach it (findings.c keeps the read nearest the source and lists the
+ * others); `what` is the location read + 1, or 0 for a value. */
 static void add(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, const uint32_t *facts,
-                size_t count, const char *message) {
+                size_t count, const char *message, uint32_t what) {
+  size_t before = ctx->out->check_count;
   weir_llvm_add_rule_check(ctx, WEIR_LLVM_RULE_UNINIT, node, facts, count, inst, message);
+  if (ctx->out->check_count > before) {
+    ctx->out->checks[before].per_source = 1;
+    ctx->out->checks[before].what = what;
+  }
 }
 
 /* A use of a value: undef itself (fires whenever reached) or UV. */
 static void check_value(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LLVMValueRef value,
                         const char *message) {
   uint32_t fact = is_undef(value) ? 0 : val(ctx, value);
-  size_t before = ctx->out->check_count;
-  if (fact || is_undef(value)) add(ctx, node, inst, &fact, 1, message);
-  if (fact && ctx->out->check_count > before) ctx->out->checks[before].per_source = 1; /* findings.c */
+  if (fact || is_undef(value)) add(ctx, node, inst, &fact, 1, message, 0);
 }
 
 /* A read of the memory behind `pointer`. */
@@ -611,7 +618,7 @@ static void check_memory(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, L
     else weir_llvm_text_printf(&message, "'%s' may be used uninitialized", what.p);
     if (note.n) weir_llvm_text_printf(&message, " (%s)", note.p);
     if (what.failed || note.failed || message.failed || range.failed) ctx->failed = 1;
-    else add(ctx, node, inst, &fact, 1, message.p);
+    else add(ctx, node, inst, &fact, 1, message.p, locs[k] + 1);
     weir_llvm_text_free(&what);
     weir_llvm_text_free(&note);
     weir_llvm_text_free(&message);
