@@ -233,7 +233,10 @@ static weir_status trace(tracer *t, const weir_llvm_problem *problem, const weir
   finding->has_source = 1;
   finding->source = location(&problem->locs[problem->sources[source].loc]);
   finding->source_name = problem->sources[source].name;
-  finding->per_source |= problem->sources[source].per_source;
+  if (problem->sources[source].per_source) { /* a value left unset: every use of it, in memory too, is one */
+    finding->per_source = 1;
+    finding->what = 0;
+  }
   return weir_llvm_codeflow_steps(t->flow, &t->path, finding);
 }
 
