@@ -111,6 +111,7 @@ static void copy_prepare_stats(weir_llvm_build_stats *b, const weir_llvm_prepare
   b->threaded_edges = p->threaded_edges;
   b->noreturn_calls = p->noreturn_calls;
   b->forwarded_loads = p->forwarded_loads;
+  b->out_slots = p->out_slots;
   b->promoted = p->promoted;
   b->seconds_prepare = p->seconds;
 }

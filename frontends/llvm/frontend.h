@@ -92,6 +92,7 @@ typedef struct weir_llvm_build_stats {
   uint32_t threaded_edges;     /* edges threaded past a branch their phis decide */
   uint32_t noreturn_calls;     /* calls of defined functions that never return: their block ends there */
   uint32_t forwarded_loads;    /* loads replaced by the value a dominating store left */
+  uint32_t out_slots;          /* locals passed only to out-parameters, made SSA */
   uint32_t promoted;           /* allocas promoted to SSA values (mem2reg) */
   double seconds_prepare;      /* optnone, mem2reg, constant folding, verification */
 } weir_llvm_build_stats;
