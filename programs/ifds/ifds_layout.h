@@ -65,7 +65,10 @@ enum {
   /* Across devices only (weir_ifds_solve_engine_group; 0 words otherwise):
    * the owning device of each device node, one byte per node, four per word
    * (little end first), and per procedure the 64-bit set (two words, low
-   * first) of the devices that own a call site calling it. */
+   * first) of the devices that own a call site calling it. An owner byte
+   * with WEIR_IFDS_SPREAD set marks a spread procedure: its path edges go
+   * by a hash of their entry fact d1 (ifds_owner in ifds_kernels.h), the low six bits
+   * name the device of d1 = 0. */
   WEIR_IFDS_G_OWNER,
   WEIR_IFDS_G_CALLERS,
   WEIR_IFDS_GRAPH_HEADER = 32
@@ -101,6 +104,10 @@ enum {
   WEIR_IFDS_CTRL_WORDS = WEIR_IFDS_C_OUT_MARK + WEIR_IFDS_MAX_DEVICES,
   WEIR_IFDS_CTRL_READ = WEIR_IFDS_CTRL_WORDS
 };
+
+/* Owner byte of a node of a spread procedure (see G_OWNER): this bit, and
+ * its home device (that of entry fact 0) in the low six bits. */
+enum { WEIR_IFDS_SPREAD = 0x80u, WEIR_IFDS_SPREAD_HOME = 0x3Fu };
 
 enum { WEIR_IFDS_S_CONVERGED = 1u, WEIR_IFDS_S_OVERFLOW = 2u };
 enum {

@@ -94,8 +94,9 @@ static void fill_records(const weir_ifds_problem *pb, const uint32_t *to_new,
 }
 
 /* Across devices: the owner byte of each device node and, per procedure,
- * the devices that own a call site calling it. */
-static void fill_owners(const weir_ifds_problem *pb, const uint8_t *proc_owner,
+ * the devices that own a call site calling it (every device for a call site
+ * in a spread procedure: any of them may own the calling context). */
+static void fill_owners(const weir_ifds_problem *pb, const uint8_t *proc_owner, uint32_t devices,
                         const uint32_t *to_new, uint32_t *g) {
   uint32_t *owner = g + g[WEIR_IFDS_G_OWNER], *callers = g + g[WEIR_IFDS_G_CALLERS];
   for (uint32_t n = 0; n < pb->node_count; ++n) {
@@ -105,12 +106,14 @@ static void fill_owners(const weir_ifds_problem *pb, const uint8_t *proc_owner,
   for (uint32_t c = 0; c < pb->call_count; ++c) {
     uint32_t from = proc_owner[pb->node_proc[pb->call_node[c]]];
     for (uint32_t k = pb->callee_offset[c]; k < pb->callee_offset[c + 1u]; ++k)
-      callers[2u * pb->callee_proc[k] + (from >> 5)] |= 1u << (from & 31u);
+      for (uint32_t j = 0; j < devices; ++j)
+        if (j == from || (from & WEIR_IFDS_SPREAD))
+          callers[2u * pb->callee_proc[k] + (j >> 5)] |= 1u << (j & 31u);
   }
 }
 
 weir_status weir_ifds_engine_pack_graph(const weir_ifds_problem *pb, const uint8_t *proc_owner,
-                                        uint32_t **out, uint64_t *words, uint32_t **to_old_out) {
+                                        uint32_t devices, uint32_t **out, uint64_t *words, uint32_t **to_old_out) {
   const weir_ifds_flows *fl = &pb->flows;
   uint64_t n = pb->node_count, c = pb->call_count, k = pb->callee_offset[c];
   uint64_t e = pb->succ_offset[n], f = fl->count;
@@ -166,7 +169,7 @@ weir_status weir_ifds_engine_pack_graph(const weir_ifds_problem *pb, const uint8
   }
   renumber(pb, to_new, to_old);
   fill_records(pb, to_new, to_old, g);
-  if (proc_owner) fill_owners(pb, proc_owner, to_new, g);
+  if (proc_owner) fill_owners(pb, proc_owner, devices, to_new, g);
   free(to_new);
   *to_old_out = to_old;
   *out = g;
