@@ -122,7 +122,8 @@ const uint64_t EMPTY64 = 0xFFFFFFFFFFFFFFFFul;
 
 // Graph header words (WEIR_IFDS_G_*). Device node numbers: call c is node
 // c, the exit of proc q is node CALLS + q, ordinary nodes follow and have a
-// two-word record; successors two words, calls and callees four (see
+// one-word record (CSR: its successors end where the next one's begin);
+// successors two words, calls and callees four (see
 // ifds_layout.h).
 const uint G_PROCS = 1u, G_CALLS = 2u, G_SEEDS = 5u, G_NODE_REC = 6u, G_SUCC = 7u, G_CALL_REC = 8u, G_CALLEE_REC = 9u,
            G_IDENTITY = 10u, G_KILL_OFFSET = 11u, G_KILL_FACT = 12u, G_PAIR_OFFSET = 13u,
@@ -494,7 +495,7 @@ void ifds_expand_item(uint64_t key) {
   if (n < calls) { ifds_expand_call(n, d1, d2); return; }
   if (n - calls < procs) { ifds_expand_exit(n - calls, d1, d2); return; }
   if (pc.part != 0u) return;  // ordinary nodes: pass 0
-  uint rec = 2u * (n - calls - procs);
+  uint rec = n - calls - procs;  // successors [node[rec], node[rec + 1])
   for (uint i = G(G_NODE_REC, rec); i < G(G_NODE_REC, rec + 1u); ++i)
     ifds_emit_flow(G(G_SUCC, 2u * i + 1u), d2, d1, G(G_SUCC, 2u * i));
 }

@@ -567,7 +567,7 @@ IFDS_FN void ifds_expand_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
     return;
   }
   if (cx->pc.part != 0u) return; /* ordinary nodes: pass 0 */
-  const uint32_t *node = cx->node_rec + 2u * (n - cx->calls - cx->procs);
+  const uint32_t *node = cx->node_rec + (n - cx->calls - cx->procs); /* [node[0], node[1]) */
   for (uint32_t i = node[0]; i < node[1]; ++i)
     ifds_emit_flow(cx, s, cx->succ[2u * i + 1u], d2, d1, cx->succ[2u * i]);
 }

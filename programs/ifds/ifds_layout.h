@@ -38,7 +38,9 @@
  * nodes follow in their original order (the host maps results back). So
  * step 1 (relate) skips ordinary nodes without touching memory. Records keep
  * what one item reads in one cache line, built from the problem's arrays:
- *   node   {first successor, end of successors}    (ordinary nodes only)
+ *   node   {first successor}, one word per ordinary node and one more: the
+ *          successors of ordinary node i are [node[i], node[i + 1]) (CSR
+ *          in the device numbering; the two words share a cache line)
  *   succ   {target node, flow}                     (two words per edge)
  *   call   {return site, call-to-return flow, first callee, end of callees}
  *   callee {proc, call flow, return flow, the proc's start node}

@@ -68,15 +68,17 @@ static void fill_records(const weir_ifds_problem *pb, const uint32_t *to_new,
   uint32_t *node = g + g[WEIR_IFDS_G_NODE_REC], *succ = g + g[WEIR_IFDS_G_SUCC];
   uint32_t *call = g + g[WEIR_IFDS_G_CALL_REC], *callee = g + g[WEIR_IFDS_G_CALLEE_REC];
   uint32_t *seed = g + g[WEIR_IFDS_G_SEED_NODE];
-  uint32_t first = pb->call_count + pb->proc_count;
+  uint32_t first = pb->call_count + pb->proc_count, at = 0;
+  /* Successors in the device order of the ordinary nodes, which then need
+   * one offset each (the edges of exits, if any, are never followed). */
   for (uint32_t v = first; v < pb->node_count; ++v) {
-    node[2u * (v - first)] = pb->succ_offset[to_old[v]];
-    node[2u * (v - first) + 1u] = pb->succ_offset[to_old[v] + 1u];
+    node[v - first] = at;
+    for (uint32_t i = pb->succ_offset[to_old[v]]; i < pb->succ_offset[to_old[v] + 1u]; ++i, ++at) {
+      succ[2u * at] = to_new[pb->succ_node[i]];
+      succ[2u * at + 1u] = pb->succ_flow[i];
+    }
   }
-  for (uint64_t i = 0; i < pb->succ_offset[pb->node_count]; ++i) {
-    succ[2u * i] = to_new[pb->succ_node[i]];
-    succ[2u * i + 1u] = pb->succ_flow[i];
-  }
+  node[pb->node_count - first] = at;
   for (uint32_t c = 0; c < pb->call_count; ++c) {
     call[4u * c] = to_new[pb->call_return[c]];
     call[4u * c + 1u] = pb->call_flow[c];
@@ -118,7 +120,7 @@ weir_status weir_ifds_engine_pack_graph(const weir_ifds_problem *pb, const uint8
   uint64_t n = pb->node_count, c = pb->call_count, k = pb->callee_offset[c];
   uint64_t e = pb->succ_offset[n], f = fl->count;
   const part parts[] = {
-      {WEIR_IFDS_G_NODE_REC, NULL, 2u * (n - c - pb->proc_count)},
+      {WEIR_IFDS_G_NODE_REC, NULL, n - c - pb->proc_count + 1u},
       {WEIR_IFDS_G_SUCC, NULL, 2u * e},
       {WEIR_IFDS_G_CALL_REC, NULL, 4u * c},
       {WEIR_IFDS_G_CALLEE_REC, NULL, 4u * k},
