@@ -359,6 +359,14 @@ START_TEST(ownership_by_work_balances_a_hot_procedure) {
   ck_assert_int_eq(weir_ifds_solve_engine_multi(b, 2, p, &o, &r, NULL), WEIR_ERR_INVALID_ARGUMENT);
   ck_assert_msg(strstr(weir_last_error(), "ownership 7") && strstr(weir_last_error(), "Fix:"),
                 "%s", weir_last_error());
+  /* So is a bad WEIR_IFDS_OWNERSHIP (it applies where the option is 0). */
+  o.ownership = WEIR_IFDS_OWNERSHIP_WORK;
+  setenv("WEIR_IFDS_OWNERSHIP", "evenly", 1);
+  weir_status s = weir_ifds_solve_engine_multi(b, 2, p, &o, &r, NULL);
+  unsetenv("WEIR_IFDS_OWNERSHIP");
+  ck_assert_int_eq(s, WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_msg(strstr(weir_last_error(), "'evenly'") && strstr(weir_last_error(), "Fix:"), "%s",
+                weir_last_error());
   free(want);
   weir_ifds_result_free(&ref);
   weir_ifds_problem_free(p);

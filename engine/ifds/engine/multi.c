@@ -159,8 +159,9 @@ static weir_status broadcast_graph(multi *mt, weir_backend *const *backends, uin
 
 /* Across processes every rank loaded its own copy of the problem: the
  * ownership and the result assume they are the same, so the ranks compare
- * counts and a hash of the whole packed supergraph (a rank given another or
- * an edited file stops every rank, naming it). */
+ * counts, a hash of the whole packed supergraph (owner bytes included) and
+ * the key width (a rank given another or an edited file, or another
+ * WEIR_IFDS_OWNERSHIP or WEIR_IFDS_WIDE_KEYS, stops every rank, naming it). */
 static weir_status check_same_problem(multi *mt) {
   if (mt->local == mt->size) return WEIR_OK;
   const weir_ifds_problem *pb = mt->pb;
@@ -175,11 +176,13 @@ static weir_status check_same_problem(multi *mt) {
     if (memcmp(other, first, sizeof mine) != 0)
       return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
                        "IFDS engine across ranks: rank %u loaded another problem than rank 0, or "
-                       "keys of another width (nodes %llu vs %llu, facts %llu vs %llu, "
-                       "procedures %llu vs %llu, calls %llu vs %llu, supergraph hash %016llx vs "
-                       "%016llx, key words %llu vs %llu; the hash also differs when the same "
-                       "problem is written with its lines in another order). Fix: give every "
-                       "rank a copy of the same problem file and the same WEIR_IFDS_WIDE_KEYS.",
+                       "took keys of another width or another ownership (nodes %llu vs %llu, "
+                       "facts %llu vs %llu, procedures %llu vs %llu, calls %llu vs %llu, "
+                       "supergraph hash %016llx vs %016llx, key words %llu vs %llu; the hash "
+                       "also differs when the same "
+                       "problem is written with its lines in another order, or the owners "
+                       "differ). Fix: give every rank a copy of the same problem file and the "
+                       "same WEIR_IFDS_WIDE_KEYS and WEIR_IFDS_OWNERSHIP.",
                        r, (unsigned long long)other[0], (unsigned long long)first[0],
                        (unsigned long long)other[1], (unsigned long long)first[1],
                        (unsigned long long)other[2], (unsigned long long)first[2],
