@@ -149,13 +149,18 @@ static weir_status build_from(const build_input *in, weir_llvm_analysis analysis
   else if (in->count == 1) snprintf(problem->name, sizeof problem->name, "%s", in->paths[0]);
   else snprintf(problem->name, sizeof problem->name, "%s (+%zu more)", in->paths[0], in->count - 1);
   LLVMModuleRef module = NULL;
+  weir_llvm_plugin *builtin = NULL; /* a built-in written on the API (api/load.c) */
   weir_status s = read_prepared(context, in, &problem->stats, &module);
+  if (s == WEIR_OK && !plugin && !getenv("WEIR_TAINT_LEGACY")) s = weir_llvm_plugin_builtin(analysis, &builtin);
   if (s == WEIR_OK) {
     double t1 = now();
-    s = build_module(problem, module, problem->analysis, config, plugin);
+    s = build_module(problem, module, problem->analysis, config, plugin ? plugin : builtin);
     problem->stats.seconds_build = now() - t1;
     LLVMDisposeModule(module);
+  } else if (module) {
+    LLVMDisposeModule(module);
   }
+  weir_llvm_plugin_close(builtin);
   LLVMContextDispose(context);
   if (s != WEIR_OK) {
     weir_llvm_problem_free(problem);

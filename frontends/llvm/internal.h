@@ -424,6 +424,9 @@ void weir_llvm_block_pairs(const weir_llvm_ctx *ctx, uint32_t from, uint32_t to,
  * location facts (ctx->loc_fact) of each source block flow into the cells
  * at the same relative offsets of every destination block, as one bundle
  * per offset (analyses/common.c). */
+/* The same over the location facts `facts` (a plugin kind's). */
+void weir_llvm_copy_blocks_of(weir_llvm_ctx *ctx, const uint32_t *facts, const uint32_t *src, size_t m,
+                              const uint32_t *dst, size_t dn, weir_llvm_flow *flow);
 void weir_llvm_copy_blocks(weir_llvm_ctx *ctx, const uint32_t *src, size_t m, const uint32_t *dst, size_t dn,
                            weir_llvm_flow *flow);
 uint32_t weir_llvm_block_counterpart(const weir_llvm_ctx *ctx, uint32_t from, uint32_t to, uint32_t k);
