@@ -405,6 +405,12 @@ WEIR_ANALYSIS_API size_t weir_analysis_library_rules(weir_analysis_ctx *cx, cons
  * but is never asked for again. */
 WEIR_ANALYSIS_API weir_status weir_analysis_share_location_fact(weir_analysis_ctx *cx, uint32_t kind,
                                                                 weir_mem_location location, weir_fact fact);
+/* Every location's fact of the PER_LOCATION kind `kind`, indexed by
+ * location (*count of them: weir_mem_location_count): what
+ * weir_analysis_location_fact gives, without a call per location (an
+ * analysis that reads thousands of them per instruction). Valid until the
+ * build ends; after `number` it no longer changes. NULL for another kind. */
+WEIR_ANALYSIS_API const weir_fact *weir_analysis_location_facts(weir_analysis_ctx *cx, uint32_t kind, uint32_t *count);
 /* In `check` only: the start of `fn` generates facts (an `entry` callback's
  * gen): code flows start there, named `name` ("argv"), at the position of
  * its first instruction. */

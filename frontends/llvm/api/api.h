@@ -40,6 +40,11 @@ struct weir_analysis_ctx {
   void *state;                     /* what init made */
   const weir_llvm_config *table;   /* the library table weir_analysis_library* ask */
   weir_llvm_vec deep;              /* weir_mem_points_to_deep's answer */
+  uint32_t locations;              /* the memory model's location count */
+  /* weir_mem_call_may_touch asks in a loop about one call: its reach, kept
+   * for the last (numbered) call asked about */
+  LLVMValueRef reach_call;
+  const weir_llvm_vec *reach;
   uint32_t *facts[WEIR_LLVM_API_MAX_KINDS]; /* per kind: fact by vid / location / proc (0: none) */
   char **custom;                   /* CUSTOM facts' names, by id */
   size_t custom_count, custom_cap;

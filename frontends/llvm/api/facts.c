@@ -108,6 +108,10 @@ weir_fact weir_analysis_value_fact(weir_analysis_ctx *cx, uint32_t kind, const w
 }
 
 weir_fact weir_analysis_location_fact(weir_analysis_ctx *cx, uint32_t kind, weir_mem_location location) {
+  /* the common case first: the built-in taint asks millions of times */
+  if (cx && kind < cx->decl->kind_count && cx->decl->kinds[kind].domain == WEIR_FACT_PER_LOCATION &&
+      cx->facts[kind] && location < cx->locations)
+    return cx->facts[kind][location];
   if (!kind_ok(cx, kind, WEIR_FACT_PER_LOCATION, "weir_analysis_location_fact") || !cx->facts[kind]) return 0;
   if (location >= weir_llvm_memory_location_count(cx->ctx->memory)) {
     if (location != WEIR_MEM_NONE)
@@ -171,4 +175,11 @@ weir_status weir_analysis_share_location_fact(weir_analysis_ctx *cx, uint32_t ki
                                 location, locations, fact, cx->ctx->fact_count);
   cx->facts[kind][location] = fact;
   return WEIR_OK;
+}
+
+const weir_fact *weir_analysis_location_facts(weir_analysis_ctx *cx, uint32_t kind, uint32_t *count) {
+  if (count) *count = 0;
+  if (!kind_ok(cx, kind, WEIR_FACT_PER_LOCATION, "weir_analysis_location_facts") || !cx->facts[kind]) return NULL;
+  if (count) *count = cx->locations;
+  return cx->facts[kind];
 }

@@ -174,6 +174,7 @@ weir_status weir_llvm_api_begin(weir_llvm_ctx *ctx, const weir_llvm_plugin *plug
   weir_analysis_ctx *cx = calloc(1, sizeof *cx);
   if (!cx) return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analysis: no memory for its state. Fix: free memory");
   cx->ctx = ctx;
+  cx->locations = weir_llvm_memory_location_count(ctx->memory);
   cx->plugin = plugin;
   cx->decl = plugin->decl;
   ctx->api = cx;

@@ -7,7 +7,7 @@
 #include "frontends/llvm/api/api.h"
 
 static int location_ok(weir_analysis_ctx *cx, weir_mem_location location) {
-  return cx && location < weir_llvm_memory_location_count(cx->ctx->memory);
+  return cx && location < cx->locations;
 }
 
 static int object_ok(weir_analysis_ctx *cx, weir_mem_object object) {
@@ -86,9 +86,15 @@ size_t weir_mem_ref(weir_analysis_ctx *cx, const weir_ir_function *fn, const wei
 }
 
 int weir_mem_call_may_touch(weir_analysis_ctx *cx, const weir_ir_value *call, weir_mem_location location) {
-  if (!location_ok(cx, location) || !call || !LLVMIsACallInst(API_VALUE(call))) return 0;
-  const weir_llvm_vec *reach = weir_llvm_call_reach(cx->ctx, API_VALUE(call));
-  return weir_llvm_call_may_touch(cx->ctx, API_VALUE(call), reach, location);
+  if (!location_ok(cx, location) || !call) return 0;
+  LLVMValueRef c = API_VALUE(call);
+  if (c != cx->reach_call) {
+    if (!LLVMIsACallInst(c)) return 0;
+    cx->reach = weir_llvm_call_reach(cx->ctx, c);
+    /* an unnumbered call's reach is scratch that the next one overwrites */
+    cx->reach_call = weir_llvm_vid(cx->ctx, c) != WEIR_LLVM_NONE ? c : NULL;
+  }
+  return weir_llvm_call_may_touch(cx->ctx, c, cx->reach, location);
 }
 
 void weir_mem_argv(weir_analysis_ctx *cx, weir_mem_location *array, weir_mem_location *strings) {
