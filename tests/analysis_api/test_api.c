@@ -345,6 +345,36 @@ START_TEST(test_abi_1_1_queries_and_entry_sources) {
 }
 END_TEST
 
+/* weir_analysis_location_facts: the table weir_analysis_location_fact reads. */
+static void check_location_table(weir_analysis_ctx *cx, const weir_ir_value *inst) {
+  uint32_t n = 0;
+  const weir_fact *table = weir_analysis_location_facts(cx, 3, &n);
+  ck_assert_uint_eq(n, weir_mem_location_count(cx));
+  for (uint32_t l = 0; l < n; ++l) ck_assert_uint_eq(table[l], weir_analysis_location_fact(cx, 3, l));
+  check(cx, inst);
+}
+static void check_location_table_misuse(weir_analysis_ctx *cx, const weir_ir_value *inst) {
+  (void)inst;
+  uint32_t n = 7;
+  ck_assert_ptr_null(weir_analysis_location_facts(cx, V, &n));
+  ck_assert_uint_eq(n, 0);
+}
+
+START_TEST(test_abi_1_1_location_facts_table) {
+  weir_fact_kind k[4] = {kinds[0], kinds[1], kinds[2],
+                         {"probe memory", WEIR_FACT_PER_LOCATION, 0, WEIR_ANALYSIS_NO_KIND}};
+  weir_analysis d = probe_decl();
+  d.kinds = k;
+  d.kind_count = 4;
+  d.check = check_location_table;
+  char found[256];
+  ck_assert_msg(run(&d, found, sizeof found) == WEIR_OK, "%s", weir_last_error());
+  ck_assert_str_eq(found, "probe-value,probe-flag");
+  d.check = check_location_table_misuse;
+  expect_failure(&d, "weir_analysis_location_facts(kind 0)");
+}
+END_TEST
+
 static void entry_source_outside_check(weir_analysis_ctx *cx, const weir_ir_function *fn, weir_flow *flow) {
   (void)flow;
   weir_analysis_entry_source(cx, fn, "start");
@@ -437,6 +467,7 @@ int main(void) {
   tcase_add_test(tc, test_rule_metadata_and_flags_are_checked);
   tcase_add_test(tc, test_abi_1_1_queries_and_entry_sources);
   tcase_add_test(tc, test_abi_1_1_misuse_fails_the_build);
+  tcase_add_test(tc, test_abi_1_1_location_facts_table);
   suite_add_tcase(suite, tc);
   return weir_check_run(srunner_create(suite));
 }
