@@ -39,11 +39,13 @@ const char *weir_llvm_problem_analysis(const weir_llvm_problem *problem) {
   return problem->analysis == WEIR_LLVM_PLUGIN ? problem->plugin_id : weir_llvm_analysis_name(problem->analysis);
 }
 
+/* The built-ins still on the internal hooks; taint is written on the
+ * analysis API and runs as a built-in plugin (api/load.c). */
 static const weir_llvm_hooks *hooks_of(weir_llvm_analysis analysis) {
   if (analysis == WEIR_LLVM_UNINIT) return &weir_llvm_uninit_hooks;
   if (analysis == WEIR_LLVM_UAF) return &weir_llvm_uaf_hooks;
   if (analysis == WEIR_LLVM_TYPESTATE) return &weir_llvm_typestate_hooks;
-  return &weir_llvm_taint_hooks;
+  return NULL;
 }
 
 /* The memory model first (it resolves indirect calls for the ICFG), then
@@ -66,6 +68,10 @@ static weir_status build_module(weir_llvm_problem *problem, LLVMModuleRef module
   if (analysis == WEIR_LLVM_TYPESTATE && !plugin && (!config || !config->typestate))
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analyze typestate: no spec. Fix: pass --spec FILE "
                      "(share/weir/typestate/*.spec, docs/typestate.md)");
+  if (!plugin && !hooks_of(analysis))
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analyze %s: no built-in plugin given for an analysis written on "
+                     "the analysis API. Fix: build through weir_llvm_build_files, which registers it",
+                     weir_llvm_analysis_name(analysis));
   if (!config) {
     WEIR_TRY(weir_llvm_config_new(&defaults));
     config = defaults;
@@ -151,13 +157,18 @@ static weir_status build_from(const build_input *in, weir_llvm_analysis analysis
   else if (in->count == 1) snprintf(problem->name, sizeof problem->name, "%s", in->paths[0]);
   else snprintf(problem->name, sizeof problem->name, "%s (+%zu more)", in->paths[0], in->count - 1);
   LLVMModuleRef module = NULL;
+  weir_llvm_plugin *builtin = NULL; /* a built-in written on the API (api/load.c) */
   weir_status s = read_prepared(context, in, &problem->stats, &module);
+  if (s == WEIR_OK && !plugin) s = weir_llvm_plugin_builtin(analysis, &builtin);
   if (s == WEIR_OK) {
     double t1 = now();
-    s = build_module(problem, module, problem->analysis, config, plugin);
+    s = build_module(problem, module, problem->analysis, config, plugin ? plugin : builtin);
     problem->stats.seconds_build = now() - t1;
     LLVMDisposeModule(module);
+  } else if (module) {
+    LLVMDisposeModule(module);
   }
+  weir_llvm_plugin_close(builtin);
   LLVMContextDispose(context);
   if (s != WEIR_OK) {
     weir_llvm_problem_free(problem);

@@ -221,8 +221,7 @@ typedef enum weir_llvm_call_kind {
 typedef struct weir_llvm_fn {
   LLVMValueRef fn;
   uint32_t first, last;   /* start and exit node */
-  uint32_t ret_fact;      /* taint: the returned value */
-  uint32_t va_fact;       /* taint: the arguments passed through `...` */
+  uint32_t ret_fact;      /* uninit, uaf, typestate: the returned value */
   uint32_t incoming;      /* callee lines that name it */
   uint32_t address_taken;
 } weir_llvm_fn;
@@ -303,8 +302,7 @@ struct weir_llvm_ctx {
   weir_llvm_vec *dm_mod, *dm_touch; /* [fn_count] uaf: the locations with a DM fact each function may write / read or write, sorted */
   uint64_t *param_frees;         /* [2 fn_count] uaf: parameters (bits) a function may free, and whose kept pointers (analyses/uaf/cleanup.c) */
   uint8_t *fail_free_state;      /* [fn_count] uaf: frees only when it fails (analyses/uaf/cleanup.c) */
-  uint8_t *loc_shared;           /* [memory locations] taint: its fact stands for several locations (taint.c) */
-  LLVMValueRef mod_call;         /* taint: the call whose callees' written locations mod_locs holds */
+  LLVMValueRef mod_call;         /* weir_llvm_callee_mod (weir_mem_call_mod): the call whose callees' written locations mod_locs holds */
   weir_llvm_vec mod_locs;        /* (an indirect call's callees are built one after the other) */
   struct weir_llvm_param_reads *param_reads; /* uninit: reads through parameters per function (analyses/uninit/paramref.c) */
   struct weir_llvm_ranges *ranges; /* uninit: element ranges of array accesses (analyses/uninit/ranges.c) */
@@ -429,6 +427,9 @@ void weir_llvm_block_pairs(const weir_llvm_ctx *ctx, uint32_t from, uint32_t to,
  * location facts (ctx->loc_fact) of each source block flow into the cells
  * at the same relative offsets of every destination block, as one bundle
  * per offset (analyses/common.c). */
+/* The same over the location facts `facts` (a plugin kind's). */
+void weir_llvm_copy_blocks_of(weir_llvm_ctx *ctx, const uint32_t *facts, const uint32_t *src, size_t m,
+                              const uint32_t *dst, size_t dn, weir_llvm_flow *flow);
 void weir_llvm_copy_blocks(weir_llvm_ctx *ctx, const uint32_t *src, size_t m, const uint32_t *dst, size_t dn,
                            weir_llvm_flow *flow);
 uint32_t weir_llvm_block_counterpart(const weir_llvm_ctx *ctx, uint32_t from, uint32_t to, uint32_t k);
@@ -507,7 +508,6 @@ void weir_llvm_add_check(weir_llvm_ctx *ctx, uint32_t node, const uint32_t *fact
 void weir_llvm_add_source(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, const char *name,
                           size_t name_length);
 
-extern const weir_llvm_hooks weir_llvm_taint_hooks;
 extern const weir_llvm_hooks weir_llvm_uninit_hooks;
 extern const weir_llvm_hooks weir_llvm_uaf_hooks;
 extern const weir_llvm_hooks weir_llvm_typestate_hooks;

@@ -20,7 +20,9 @@
  * against nothing (or libweir, for weir_fail and friends).
  *
  * Walkthrough with a complete example: docs/analysis-api.md; the example
- * itself: share/weir/analysis-template/ (frontends/llvm/api/template/). */
+ * itself: share/weir/analysis-template/ (frontends/llvm/api/template/). The
+ * built-in taint is written on this header alone too
+ * (frontends/llvm/analyses/taint/taint.c): the full-size example. */
 #ifndef WEIR_ANALYSIS_H
 #define WEIR_ANALYSIS_H
 
@@ -36,6 +38,11 @@ extern "C" {
 /* The declaration's layout and the meaning of every call below. A plugin
  * built against another number is refused with a message that says so. */
 #define WEIR_ANALYSIS_ABI_VERSION 1u
+/* Additions that keep the ABI (new functions and flags, no layout change):
+ * 1 since ABI 1.1, the calls and the flag marked "(1.1)". A plugin that uses
+ * them needs a weir-analyze of that minor version or later; one built
+ * against 1.0 runs unchanged. */
+#define WEIR_ANALYSIS_ABI_MINOR 1u
 /* The symbol every analysis plugin exports. */
 #define WEIR_ANALYSIS_ENTRY_NAME "weir_analysis_register"
 
@@ -77,7 +84,12 @@ enum {
   WEIR_FACT_FOLLOW = 1u << 0,
   /* PER_LOCATION: facts of locations that no program can write (string
    * literals, functions) are not made. */
-  WEIR_FACT_WRITABLE_ONLY = 1u << 1
+  WEIR_FACT_WRITABLE_ONLY = 1u << 1,
+  /* PER_VALUE (1.1): the kind's facts die after the value's last use, as a
+   * FOLLOW kind's do, without the FOLLOW flows (an analysis that states
+   * every value flow itself). The first PER_VALUE kind with FOLLOW or
+   * LIVENESS is the one pruned so. */
+  WEIR_FACT_LIVENESS = 1u << 2
 };
 /* Any other bit, or a flag on a domain not named above, is refused. */
 /* PER_LOCATION with WEIR_FACT_FOLLOW: across a call of a defined function,
@@ -304,6 +316,113 @@ WEIR_ANALYSIS_API void weir_mem_argv(weir_analysis_ctx *cx, weir_mem_location *a
  * x.c:12"), NUL-terminated and cut to fit `size`; returns the full length. */
 WEIR_ANALYSIS_API size_t weir_mem_describe(weir_analysis_ctx *cx, weir_mem_location location, char *out,
                                            size_t size);
+
+/* ---- additions of ABI 1.1 ----------------------------------------------------
+ * What the built-in analyses (taint: frontends/llvm/analyses/taint/taint.c)
+ * need beyond 1.0, for any analysis. Same rules as above: a handle or index
+ * the call does not know answers 0 / NULL / WEIR_MEM_NONE; a misuse (a call
+ * outside the callback it belongs to, a kind of another domain) fails the
+ * build with a message. */
+
+/* The program's values: every argument and instruction of the defined
+ * functions, in a fixed order (by function, then in block order). */
+WEIR_ANALYSIS_API uint32_t weir_ir_value_count(weir_analysis_ctx *cx);
+WEIR_ANALYSIS_API const weir_ir_value *weir_ir_value_at(weir_analysis_ctx *cx, uint32_t k);
+/* The defined functions (the procedures of the ICFG), in a fixed order, and
+ * the index of one in it (UINT32_MAX for a declaration or NULL). */
+WEIR_ANALYSIS_API uint32_t weir_ir_function_count(weir_analysis_ctx *cx);
+WEIR_ANALYSIS_API const weir_ir_function *weir_ir_function_at(weir_analysis_ctx *cx, uint32_t k);
+WEIR_ANALYSIS_API uint32_t weir_ir_function_index(weir_analysis_ctx *cx, const weir_ir_function *fn);
+/* Whether the function takes `...`. */
+WEIR_ANALYSIS_API int weir_ir_function_is_variadic(weir_analysis_ctx *cx, const weir_ir_function *fn);
+/* The first instruction of a defined function (of its entry block). */
+WEIR_ANALYSIS_API const weir_ir_value *weir_ir_first_instruction(weir_analysis_ctx *cx, const weir_ir_function *fn);
+/* Whether the call goes to call_library (1) rather than to defined callees
+ * (call_to_return, call_enter, call_exit) or nowhere (an intrinsic such as
+ * llvm.dbg.value: 0). */
+WEIR_ANALYSIS_API int weir_ir_call_is_library(weir_analysis_ctx *cx, const weir_ir_value *call);
+/* Whether `v` is a pointer to a struct: weir_ir_pointee_is_struct, its own
+ * type exactly; weir_ir_points_to_struct after stripping bitcasts and
+ * arrays of the struct (a va_list is [1 x struct]). */
+WEIR_ANALYSIS_API int weir_ir_pointee_is_struct(weir_analysis_ctx *cx, const weir_ir_value *v);
+WEIR_ANALYSIS_API int weir_ir_points_to_struct(weir_analysis_ctx *cx, const weir_ir_value *v);
+
+/* The number of memory locations (weir_mem_location runs 0 .. count-1). */
+WEIR_ANALYSIS_API uint32_t weir_mem_location_count(weir_analysis_ctx *cx);
+/* The object an alloca, a global or an allocation call makes, or WEIR_MEM_NONE. */
+WEIR_ANALYSIS_API weir_mem_object weir_mem_object_of_site(weir_analysis_ctx *cx, const weir_ir_value *site);
+/* The rest of the block from `location` on: [location, *end) (the
+ * locations after it in its object). */
+WEIR_ANALYSIS_API void weir_mem_block(weir_analysis_ctx *cx, weir_mem_location location, weir_mem_location *end);
+/* weir_mem_points_to plus `depth` levels of the pointers stored in the whole
+ * blocks reached (what a `deep` library rule reads: getline's char **, an
+ * argv array), sorted, at most 4096. Owned by the context until the next
+ * call of this function. */
+WEIR_ANALYSIS_API size_t weir_mem_points_to_deep(weir_analysis_ctx *cx, const weir_ir_value *pointer, int depth,
+                                                 const weir_mem_location **out);
+/* The locations the defined callees of `call` may write, where this call can
+ * touch them (weir_mem_mod of each, filtered by weir_mem_call_may_touch),
+ * sorted. Owned by the context until the next call of this function. */
+WEIR_ANALYSIS_API size_t weir_mem_call_mod(weir_analysis_ctx *cx, const weir_ir_value *call,
+                                           const weir_mem_location **out);
+/* What the memory model takes a library call to do (weir's default library
+ * table and --config: `alloc`, `free`, `returns`, `copy`, `writes`, `reads`). */
+enum {
+  WEIR_MEM_ALLOC_NONE = 0, WEIR_MEM_ALLOC_UNINIT = 1 /* malloc */, WEIR_MEM_ALLOC_ZERO = 2 /* calloc */,
+  WEIR_MEM_ALLOC_REALLOC = 3, WEIR_MEM_ALLOC_COPY = 4 /* strdup */
+};
+typedef struct weir_mem_call_info {
+  uint32_t known;        /* 1: some rule of the table names the callee */
+  uint32_t alloc;        /* WEIR_MEM_ALLOC_* */
+  uint32_t alloc_from;   /* realloc, strdup: the argument whose block is copied, else UINT32_MAX */
+  uint32_t frees;        /* the argument whose block is released, else UINT32_MAX */
+  uint32_t returns_arg;  /* the result points into this argument's block, else UINT32_MAX */
+  uint32_t copy_from, copy_to; /* a memory copy (memcpy, strcpy), else UINT32_MAX */
+  uint64_t writes, reads;      /* bit k: argument k's memory (bit 63: every argument from 63 on) */
+} weir_mem_call_info;
+/* Fills *out (all empty for an indirect call or an unknown callee). */
+WEIR_ANALYSIS_API void weir_mem_library_call(weir_analysis_ctx *cx, const weir_ir_value *call, weir_mem_call_info *out);
+
+/* Every rule of the analysis' library table of `kind` that names the callee
+ * of `call`, in the table's order (weir_analysis_library gives the first
+ * that selects one argument); at most `capacity` (16 are looked at). */
+enum { WEIR_LIBRARY_COMMAND = 0, WEIR_LIBRARY_FORMAT = 1, WEIR_LIBRARY_PLAIN = 2 }; /* a sink's category */
+typedef struct weir_library_rule {
+  uint32_t arg;           /* the first argument selected, or WEIR_LIBRARY_RET */
+  uint32_t arg_and_after; /* 1: every argument from `arg` on ("arg1+") */
+  uint32_t to;            /* TRANSFER: the destination argument */
+  uint32_t to_and_after;  /* TRANSFER: 1: every argument from `to` on */
+  uint32_t deep;          /* SOURCE, SINK: 1: `deep` (the memory reached through stored pointers too) */
+  uint32_t category;      /* SINK: WEIR_LIBRARY_COMMAND, _FORMAT (`command`, `format`) or _PLAIN */
+} weir_library_rule;
+WEIR_ANALYSIS_API size_t weir_analysis_library_rules(weir_analysis_ctx *cx, const weir_ir_value *call,
+                                                     weir_library_kind kind, weir_library_rule *out, size_t capacity);
+
+/* In `number` only: `location`'s fact of the PER_LOCATION kind `kind` is
+ * `fact` from now on (a CUSTOM fact made there): several locations then
+ * share one fact, which weir_analysis_location_fact gives for each (taint:
+ * the targets of vague pointers). The location's own fact stays numbered
+ * but is never asked for again. */
+WEIR_ANALYSIS_API weir_status weir_analysis_share_location_fact(weir_analysis_ctx *cx, uint32_t kind,
+                                                                weir_mem_location location, weir_fact fact);
+/* Every location's fact of the PER_LOCATION kind `kind`, indexed by
+ * location (*count of them: weir_mem_location_count): what
+ * weir_analysis_location_fact gives, without a call per location (an
+ * analysis that reads thousands of them per instruction). Valid until the
+ * build ends; after `number` it no longer changes. NULL for another kind. */
+WEIR_ANALYSIS_API const weir_fact *weir_analysis_location_facts(weir_analysis_ctx *cx, uint32_t kind, uint32_t *count);
+/* In `check` only: the start of `fn` generates facts (an `entry` callback's
+ * gen): code flows start there, named `name` ("argv"), at the position of
+ * its first instruction. */
+WEIR_ANALYSIS_API weir_status weir_analysis_entry_source(weir_analysis_ctx *cx, const weir_ir_function *fn,
+                                                         const char *name);
+/* Every location of `from` and the cells of its block after it flows into
+ * the cell at the same relative offset of every block of `to` (a memcpy
+ * between two points-to sets), field by field, for the location facts of
+ * `kind`: one bundle per offset, so two large sets cost their sum, not
+ * their product. */
+WEIR_ANALYSIS_API weir_status weir_flow_copy_blocks(weir_flow *flow, uint32_t kind, const weir_mem_location *from,
+                                                    size_t from_count, const weir_mem_location *to, size_t to_count);
 
 #ifdef __cplusplus
 }

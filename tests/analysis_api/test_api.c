@@ -281,6 +281,113 @@ START_TEST(test_failed_init) {
 }
 END_TEST
 
+/* ---- ABI 1.1 ----------------------------------------------------------------
+ * The queries and calls the built-in taint needed (analyses/taint/taint.c),
+ * on the probe IR: @id(i32 %x) and @main(i32 %c) with 9 instructions. */
+static const char library11[] = "source source ret\nsink sink arg0 command\nsink sink arg0+ deep\n";
+
+static void number11(weir_analysis_ctx *cx) {
+  /* misuse: a location fact shared with a fact that does not exist */
+  ck_assert_int_eq(weir_analysis_share_location_fact(cx, V, 0, 1), WEIR_ERR_INVALID_ARGUMENT);
+}
+
+static void check11(weir_analysis_ctx *cx, const weir_ir_value *inst) {
+  const weir_ir_function *fn = weir_ir_function_of(cx, inst);
+  ck_assert_uint_eq(weir_ir_function_count(cx), 2);
+  ck_assert_uint_eq(weir_ir_value_count(cx), 2 + 1 + 9); /* two arguments, @id's ret, main's 9 */
+  for (uint32_t k = 0; k < weir_ir_function_count(cx); ++k)
+    ck_assert_uint_eq(weir_ir_function_index(cx, weir_ir_function_at(cx, k)), k);
+  ck_assert_uint_eq(weir_ir_function_index(cx, NULL), UINT32_MAX);
+  ck_assert(!weir_ir_function_is_variadic(cx, fn));
+  if (inst == weir_ir_first_instruction(cx, fn)) {
+    ck_assert_int_eq(weir_analysis_entry_source(cx, fn, "start"), WEIR_OK);
+  }
+  check(cx, inst);
+  if (weir_ir_kind_of(cx, inst) != WEIR_IR_CALL) return;
+  int library = callee_is(cx, inst, "source") || callee_is(cx, inst, "sink");
+  ck_assert_int_eq(weir_ir_call_is_library(cx, inst), library);
+  weir_library_rule rules11[4];
+  size_t n = weir_analysis_library_rules(cx, inst, WEIR_LIBRARY_SINK, rules11, 4);
+  ck_assert_uint_eq(n, callee_is(cx, inst, "sink") ? 2 : 0);
+  if (n == 2) {
+    ck_assert_uint_eq(rules11[0].category, WEIR_LIBRARY_COMMAND);
+    ck_assert(rules11[0].arg == 0 && !rules11[0].arg_and_after && !rules11[0].deep);
+    ck_assert_uint_eq(rules11[1].category, WEIR_LIBRARY_PLAIN);
+    ck_assert(rules11[1].arg == 0 && rules11[1].arg_and_after && rules11[1].deep);
+  }
+  ck_assert_uint_eq(weir_analysis_library_rules(cx, inst, WEIR_LIBRARY_SOURCE, rules11, 1),
+                    callee_is(cx, inst, "source"));
+  if (callee_is(cx, inst, "source")) ck_assert_uint_eq(rules11[0].arg, WEIR_LIBRARY_RET);
+  weir_mem_call_info info;
+  weir_mem_library_call(cx, inst, &info);
+  ck_assert_uint_eq(info.alloc, WEIR_MEM_ALLOC_NONE);
+  ck_assert_uint_eq(info.frees, UINT32_MAX);
+  const weir_mem_location *mod = NULL;
+  ck_assert_uint_eq(weir_mem_call_mod(cx, inst, &mod), 0); /* @id writes nothing */
+}
+
+START_TEST(test_abi_1_1_queries_and_entry_sources) {
+  weir_fact_kind k[3] = {kinds[0], kinds[1], kinds[2]};
+  k[V].flags = WEIR_FACT_LIVENESS; /* the flows below are FOLLOW's: none, so no finding of probe-value */
+  weir_analysis d = probe_decl();
+  d.kinds = k;
+  d.check = check11;
+  d.number = number11;
+  d.library_rules = library11;
+  char found[256];
+  ck_assert_msg(run(&d, found, sizeof found) == WEIR_ERR_INVALID_ARGUMENT, "%s", weir_last_error());
+  ck_assert_msg(strstr(weir_last_error(), "weir_analysis_share_location_fact(kind 0)"), "%s", weir_last_error());
+  d.number = number; /* without the misuse: it runs, and the start of main is a source */
+  ck_assert_msg(run(&d, found, sizeof found) == WEIR_OK, "%s", weir_last_error());
+  ck_assert_str_eq(found, "probe-flag");
+  k[R].flags = WEIR_FACT_LIVENESS;
+  expect_failure(&d, "0x4 is not for a kind of WEIR_FACT_PER_RETURN");
+}
+END_TEST
+
+/* weir_analysis_location_facts: the table weir_analysis_location_fact reads. */
+static void check_location_table(weir_analysis_ctx *cx, const weir_ir_value *inst) {
+  uint32_t n = 0;
+  const weir_fact *table = weir_analysis_location_facts(cx, 3, &n);
+  ck_assert_uint_eq(n, weir_mem_location_count(cx));
+  for (uint32_t l = 0; l < n; ++l) ck_assert_uint_eq(table[l], weir_analysis_location_fact(cx, 3, l));
+  check(cx, inst);
+}
+static void check_location_table_misuse(weir_analysis_ctx *cx, const weir_ir_value *inst) {
+  (void)inst;
+  uint32_t n = 7;
+  ck_assert_ptr_null(weir_analysis_location_facts(cx, V, &n));
+  ck_assert_uint_eq(n, 0);
+}
+
+START_TEST(test_abi_1_1_location_facts_table) {
+  weir_fact_kind k[4] = {kinds[0], kinds[1], kinds[2],
+                         {"probe memory", WEIR_FACT_PER_LOCATION, 0, WEIR_ANALYSIS_NO_KIND}};
+  weir_analysis d = probe_decl();
+  d.kinds = k;
+  d.kind_count = 4;
+  d.check = check_location_table;
+  char found[256];
+  ck_assert_msg(run(&d, found, sizeof found) == WEIR_OK, "%s", weir_last_error());
+  ck_assert_str_eq(found, "probe-value,probe-flag");
+  d.check = check_location_table_misuse;
+  expect_failure(&d, "weir_analysis_location_facts(kind 0)");
+}
+END_TEST
+
+static void entry_source_outside_check(weir_analysis_ctx *cx, const weir_ir_function *fn, weir_flow *flow) {
+  (void)flow;
+  weir_analysis_entry_source(cx, fn, "start");
+}
+
+START_TEST(test_abi_1_1_misuse_fails_the_build) {
+  weir_analysis d = probe_decl();
+  d.entry = entry_source_outside_check;
+  d.check = check_bad_utf8; /* one that does not count the entry callbacks */
+  expect_failure(&d, "weir_analysis_entry_source('start') outside the check callback. Fix:");
+}
+END_TEST
+
 static void expect_refused(const weir_analysis *d, const char *text) {
   weir_llvm_plugin *p = NULL;
   ck_assert_int_eq(weir_llvm_plugin_from(d, &p), WEIR_ERR_INVALID_ARGUMENT);
@@ -358,6 +465,9 @@ int main(void) {
   tcase_add_test(tc, test_argument_errors_fail_the_build);
   tcase_add_test(tc, test_failed_init);
   tcase_add_test(tc, test_rule_metadata_and_flags_are_checked);
+  tcase_add_test(tc, test_abi_1_1_queries_and_entry_sources);
+  tcase_add_test(tc, test_abi_1_1_misuse_fails_the_build);
+  tcase_add_test(tc, test_abi_1_1_location_facts_table);
   suite_add_tcase(suite, tc);
   return weir_check_run(srunner_create(suite));
 }

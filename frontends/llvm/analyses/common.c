@@ -181,17 +181,17 @@ void weir_llvm_block_pairs(const weir_llvm_ctx *ctx, uint32_t from, uint32_t to,
  * cell r bytes into a source block flows into the cell r bytes into every
  * destination block, as one bundle per relative offset r (so (sources +
  * destinations) x fields, not their product, until pruning has run).
- * Source cells without a location fact (ctx->loc_fact), or that pruning
- * dropped, are skipped. */
-void weir_llvm_copy_blocks(weir_llvm_ctx *ctx, const uint32_t *src, size_t m, const uint32_t *dst, size_t dn,
-                        weir_llvm_flow *flow) {
+ * Source cells without a location fact (`facts`, by location), or that
+ * pruning dropped, are skipped. */
+void weir_llvm_copy_blocks_of(weir_llvm_ctx *ctx, const uint32_t *facts, const uint32_t *src, size_t m,
+                              const uint32_t *dst, size_t dn, weir_llvm_flow *flow) {
   weir_llvm_vec cells = {0}, from = {0}, to = {0}; /* cells: (relative offset, fact) pairs */
   for (size_t j = 0; j < m && dn; ++j) {
     uint32_t first, end;
     weir_llvm_block(ctx, src[j], &first, &end);
     uint32_t base = weir_llvm_memory_location(ctx->memory, src[j]).offset;
     for (uint32_t k = first; k < end; ++k) {
-      uint32_t fact = ctx->loc_fact[k];
+      uint32_t fact = facts[k];
       if (!fact || (ctx->fact_map && ctx->fact_map[fact] == WEIR_LLVM_NONE)) continue;
       weir_llvm_vec_push(&cells, weir_llvm_memory_location(ctx->memory, k).offset - base);
       weir_llvm_vec_push(&cells, fact);
@@ -205,7 +205,7 @@ void weir_llvm_copy_blocks(weir_llvm_ctx *ctx, const uint32_t *src, size_t m, co
     for (size_t e = 0; e < dn; ++e) {
       weir_llvm_location_info d = weir_llvm_memory_location(ctx->memory, dst[e]);
       uint32_t target = weir_llvm_memory_location_at(ctx->memory, d.object, d.offset + r);
-      weir_llvm_vec_push(&to, ctx->loc_fact[target == WEIR_LLVM_NONE ? dst[e] : target]);
+      weir_llvm_vec_push(&to, facts[target == WEIR_LLVM_NONE ? dst[e] : target]);
     }
     weir_llvm_vec_sort_unique(&to);
     weir_llvm_flow_bundle(flow, from.v, from.n, to.v, to.n);
@@ -214,6 +214,11 @@ void weir_llvm_copy_blocks(weir_llvm_ctx *ctx, const uint32_t *src, size_t m, co
   weir_llvm_vec_free(&cells);
   weir_llvm_vec_free(&from);
   weir_llvm_vec_free(&to);
+}
+
+void weir_llvm_copy_blocks(weir_llvm_ctx *ctx, const uint32_t *src, size_t m, const uint32_t *dst, size_t dn,
+                           weir_llvm_flow *flow) {
+  weir_llvm_copy_blocks_of(ctx, ctx->loc_fact, src, m, dst, dn, flow);
 }
 
 uint32_t weir_llvm_block_counterpart(const weir_llvm_ctx *ctx, uint32_t from, uint32_t to, uint32_t k) {

@@ -18,7 +18,19 @@ struct weir_llvm_plugin {
   const weir_analysis *decl;
   char origin[1100];        /* "plugin '/path/lib.so'" or "analysis 'id' (compiled in)" for messages */
   weir_llvm_config *table;  /* the analysis' library table: its text, then --config files */
+  /* A built-in written on the API (analyses/taint): registered from the
+   * static table of load.c, its id is the built-in's, the report side is
+   * the built-in's own (problem->analysis, report/rules.c) and its library
+   * table is weir's (the default table and --config), not `table`. */
+  int builtin;
+  weir_llvm_analysis analysis; /* builtin: which one */
 };
+
+/* The built-ins written on the API: their declarations (analyses/). */
+const weir_analysis *weir_llvm_taint_analysis(void);
+/* The built-in `analysis` as a plugin of the static table (load.c), or
+ * *out NULL when it is not written on the API. */
+weir_status weir_llvm_plugin_builtin(weir_llvm_analysis analysis, weir_llvm_plugin **out);
 
 /* The per-build state (the plugin sees it as weir_analysis_ctx). */
 struct weir_analysis_ctx {
@@ -26,6 +38,13 @@ struct weir_analysis_ctx {
   const weir_llvm_plugin *plugin;
   const weir_analysis *decl;
   void *state;                     /* what init made */
+  const weir_llvm_config *table;   /* the library table weir_analysis_library* ask */
+  weir_llvm_vec deep;              /* weir_mem_points_to_deep's answer */
+  uint32_t locations;              /* the memory model's location count */
+  /* weir_mem_call_may_touch asks in a loop about one call: its reach, kept
+   * for the last (numbered) call asked about */
+  LLVMValueRef reach_call;
+  const weir_llvm_vec *reach;
   uint32_t *facts[WEIR_LLVM_API_MAX_KINDS]; /* per kind: fact by vid / location / proc (0: none) */
   char **custom;                   /* CUSTOM facts' names, by id */
   size_t custom_count, custom_cap;
@@ -60,6 +79,8 @@ weir_status weir_llvm_api_misuse(weir_analysis_ctx *cx, const char *fmt, ...) WE
 weir_status weir_llvm_api_failure(weir_analysis_ctx *cx, weir_status status, const char *fmt, ...) WEIR_PRINTF(3, 4);
 /* Checks a declaration's fields (ABI version first); `origin` names it. */
 weir_status weir_llvm_api_validate(const weir_analysis *decl, const char *origin);
+/* The same for a built-in of the static table (its id may be a built-in's). */
+weir_status weir_llvm_api_validate_builtin(const weir_analysis *decl, const char *origin);
 
 /* Facts (facts.c): numbering per kind, the legend, the standard flows. */
 void weir_llvm_api_number(weir_llvm_ctx *ctx);

@@ -46,12 +46,13 @@ static void number_kind(weir_analysis_ctx *cx, uint32_t kind) {
 void weir_llvm_api_number(weir_llvm_ctx *ctx) {
   weir_analysis_ctx *cx = ctx->api;
   for (uint32_t kind = 0; kind < cx->decl->kind_count; ++kind) number_kind(cx, kind);
-  /* The first FOLLOW value kind's facts die after the value's last use
+  /* The first FOLLOW (or LIVENESS) value kind's facts die after the value's last use
    * (module/emit.c, module/liveness.c read ctx->fact_a): such a fact says
    * something about the value, and nothing reads the value later. */
   for (uint32_t kind = 0; kind < cx->decl->kind_count; ++kind) {
     const weir_fact_kind *k = &cx->decl->kinds[kind];
-    if (k->domain != WEIR_FACT_PER_VALUE || !(k->flags & WEIR_FACT_FOLLOW) || !cx->facts[kind]) continue;
+    if (k->domain != WEIR_FACT_PER_VALUE || !(k->flags & (WEIR_FACT_FOLLOW | WEIR_FACT_LIVENESS)) || !cx->facts[kind])
+      continue;
     memcpy(ctx->fact_a, cx->facts[kind], ctx->value_count * sizeof *ctx->fact_a);
     break;
   }
@@ -107,6 +108,10 @@ weir_fact weir_analysis_value_fact(weir_analysis_ctx *cx, uint32_t kind, const w
 }
 
 weir_fact weir_analysis_location_fact(weir_analysis_ctx *cx, uint32_t kind, weir_mem_location location) {
+  /* the common case first: the built-in taint asks millions of times */
+  if (cx && kind < cx->decl->kind_count && cx->decl->kinds[kind].domain == WEIR_FACT_PER_LOCATION &&
+      cx->facts[kind] && location < cx->locations)
+    return cx->facts[kind][location];
   if (!kind_ok(cx, kind, WEIR_FACT_PER_LOCATION, "weir_analysis_location_fact") || !cx->facts[kind]) return 0;
   if (location >= weir_llvm_memory_location_count(cx->ctx->memory)) {
     if (location != WEIR_MEM_NONE)
@@ -153,3 +158,28 @@ weir_status weir_analysis_new_fact(weir_analysis_ctx *cx, uint32_t kind, const c
 }
 
 void *weir_analysis_state(weir_analysis_ctx *cx) { return cx ? cx->state : NULL; }
+
+weir_status weir_analysis_share_location_fact(weir_analysis_ctx *cx, uint32_t kind, weir_mem_location location,
+                                              weir_fact fact) {
+  if (!cx)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "weir_analysis_share_location_fact: cx is NULL. Fix: pass the "
+                     "context the number callback got");
+  if (!cx->numbering)
+    return weir_llvm_api_misuse(cx, "weir_analysis_share_location_fact(location %u) outside the number callback. "
+                                "Fix: share facts in weir_analysis.number", location);
+  if (!kind_ok(cx, kind, WEIR_FACT_PER_LOCATION, "weir_analysis_share_location_fact")) return cx->error;
+  uint32_t locations = weir_llvm_memory_location_count(cx->ctx->memory);
+  if (location >= locations || fact == 0 || fact >= cx->ctx->fact_count || !cx->facts[kind])
+    return weir_llvm_api_misuse(cx, "weir_analysis_share_location_fact: location %u of %u, fact %u of %u. Fix: "
+                                "pass a location the memory queries gave and a fact weir_analysis_new_fact made",
+                                location, locations, fact, cx->ctx->fact_count);
+  cx->facts[kind][location] = fact;
+  return WEIR_OK;
+}
+
+const weir_fact *weir_analysis_location_facts(weir_analysis_ctx *cx, uint32_t kind, uint32_t *count) {
+  if (count) *count = 0;
+  if (!kind_ok(cx, kind, WEIR_FACT_PER_LOCATION, "weir_analysis_location_facts") || !cx->facts[kind]) return NULL;
+  if (count) *count = cx->locations;
+  return cx->facts[kind];
+}

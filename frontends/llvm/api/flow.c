@@ -32,3 +32,25 @@ weir_status weir_flow_pair(weir_flow *flow, weir_fact from, weir_fact to) {
     weir_llvm_flow_pair(flow->flow, from, to);
   return status_of(flow);
 }
+
+weir_status weir_flow_copy_blocks(weir_flow *flow, uint32_t kind, const weir_mem_location *from, size_t from_count,
+                                  const weir_mem_location *to, size_t to_count) {
+  if (!flow || !flow->cx) return status_of(flow);
+  weir_analysis_ctx *cx = flow->cx;
+  if (kind >= cx->decl->kind_count || cx->decl->kinds[kind].domain != WEIR_FACT_PER_LOCATION || !cx->facts[kind])
+    return weir_llvm_api_misuse(cx, "weir_flow_copy_blocks(kind %u): not a PER_LOCATION kind of the %u declared. "
+                                "Fix: pass the index of the location kind whose facts the copy moves", kind,
+                                cx->decl->kind_count);
+  if ((!from && from_count) || (!to && to_count))
+    return weir_llvm_api_misuse(cx, "weir_flow_copy_blocks: %s is NULL with a count. Fix: pass the locations (or "
+                                "NULL and 0)", !from && from_count ? "from" : "to");
+  uint32_t locations = weir_llvm_memory_location_count(cx->ctx->memory);
+  for (size_t k = 0; k < from_count + to_count; ++k) {
+    uint32_t l = k < from_count ? from[k] : to[k - from_count];
+    if (l >= locations)
+      return weir_llvm_api_misuse(cx, "weir_flow_copy_blocks: location %u of %u. Fix: pass locations the memory "
+                                  "queries gave", l, locations);
+  }
+  weir_llvm_copy_blocks_of(cx->ctx, cx->facts[kind], from, from_count, to, to_count, flow->flow);
+  return cx->error;
+}

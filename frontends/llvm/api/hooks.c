@@ -164,15 +164,26 @@ static weir_status init_failed(weir_analysis_ctx *cx, weir_status s) {
                    "and a Fix before returning the status", cx->decl->id, origin(cx)[0] ? " from " : "", origin(cx), weir_status_name(s), (int)s);
 }
 
+static weir_status init_builtin(weir_analysis_ctx *cx) {
+  weir_clear_error();
+  weir_status s = cx->decl->init(cx, &cx->state);
+  return s == WEIR_OK ? WEIR_OK : init_failed(cx, s);
+}
+
 weir_status weir_llvm_api_begin(weir_llvm_ctx *ctx, const weir_llvm_plugin *plugin) {
   weir_analysis_ctx *cx = calloc(1, sizeof *cx);
   if (!cx) return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analysis: no memory for its state. Fix: free memory");
   cx->ctx = ctx;
+  cx->locations = weir_llvm_memory_location_count(ctx->memory);
   cx->plugin = plugin;
   cx->decl = plugin->decl;
   ctx->api = cx;
-  ctx->names = plugin->table;
+  /* A built-in asks weir's table (the defaults and --config), as before it
+   * was written on the API; its report side is the built-in's own. */
+  cx->table = plugin->builtin ? ctx->config : plugin->table;
+  ctx->names = cx->table;
   weir_llvm_problem *out = ctx->out;
+  if (plugin->builtin) return cx->decl->init ? init_builtin(cx) : WEIR_OK;
   snprintf(out->plugin_id, sizeof out->plugin_id, "%s", cx->decl->id);
   /* Bounded reads: a plugin's strings are not trusted to end. */
   const char *version = cx->decl->version ? cx->decl->version : "";
@@ -195,6 +206,7 @@ weir_status weir_llvm_api_end(weir_llvm_ctx *ctx, weir_status s) {
   if (cx->error != WEIR_OK) /* the misuse explains whatever failed after it */
     s = weir_fail(cx->error, "%s", cx->message);
   weir_llvm_api_facts_free(cx);
+  weir_llvm_vec_free(&cx->deep);
   free(cx);
   ctx->api = NULL;
   return s;

@@ -140,3 +140,47 @@ int weir_ir_function_is_defined(weir_analysis_ctx *cx, const weir_ir_function *f
   (void)cx;
   return fn && !LLVMIsDeclaration(API_FN(fn));
 }
+
+/* ---- 1.1 ------------------------------------------------------------------ */
+
+uint32_t weir_ir_value_count(weir_analysis_ctx *cx) { return cx ? cx->ctx->value_count : 0; }
+
+const weir_ir_value *weir_ir_value_at(weir_analysis_ctx *cx, uint32_t k) {
+  return cx && k < cx->ctx->value_count ? API_HANDLE(cx->ctx->values[k]) : NULL;
+}
+
+uint32_t weir_ir_function_count(weir_analysis_ctx *cx) { return cx ? cx->ctx->fn_count : 0; }
+
+const weir_ir_function *weir_ir_function_at(weir_analysis_ctx *cx, uint32_t k) {
+  return cx && k < cx->ctx->fn_count ? API_FN_HANDLE(cx->ctx->fns[k].fn) : NULL;
+}
+
+uint32_t weir_ir_function_index(weir_analysis_ctx *cx, const weir_ir_function *fn) {
+  return cx && fn ? weir_llvm_map_get(&cx->ctx->fn_index, API_FN(fn)) : UINT32_MAX;
+}
+
+int weir_ir_function_is_variadic(weir_analysis_ctx *cx, const weir_ir_function *fn) {
+  (void)cx;
+  return fn && LLVMIsAFunction(API_FN(fn)) && LLVMIsFunctionVarArg(LLVMGlobalGetValueType(API_FN(fn)));
+}
+
+const weir_ir_value *weir_ir_first_instruction(weir_analysis_ctx *cx, const weir_ir_function *fn) {
+  (void)cx;
+  if (!fn || !LLVMIsAFunction(API_FN(fn)) || LLVMIsDeclaration(API_FN(fn))) return NULL;
+  return API_HANDLE(LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(API_FN(fn))));
+}
+
+int weir_ir_call_is_library(weir_analysis_ctx *cx, const weir_ir_value *call) {
+  return cx && is_call(API_VALUE(call)) && weir_llvm_classify_call(cx->ctx, API_VALUE(call)) == WEIR_LLVM_CALL_EXTERNAL;
+}
+
+int weir_ir_pointee_is_struct(weir_analysis_ctx *cx, const weir_ir_value *v) {
+  (void)cx;
+  return v && weir_llvm_is_pointer(API_VALUE(v)) &&
+         LLVMGetTypeKind(LLVMGetElementType(LLVMTypeOf(API_VALUE(v)))) == LLVMStructTypeKind;
+}
+
+int weir_ir_points_to_struct(weir_analysis_ctx *cx, const weir_ir_value *v) {
+  (void)cx;
+  return v && weir_llvm_points_to_struct(API_VALUE(v));
+}

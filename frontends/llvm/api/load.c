@@ -47,6 +47,35 @@ weir_status weir_llvm_plugin_from(const weir_analysis *analysis, weir_llvm_plugi
   return finish(p, out);
 }
 
+/* The built-ins written on the API: registered as a plugin is (its
+ * register function, then the declaration's checks), from this table
+ * instead of dlopen. */
+static const struct {
+  weir_llvm_analysis analysis;
+  weir_analysis_register_fn entry;
+} builtins[] = {{WEIR_LLVM_TAINT, weir_llvm_taint_analysis}};
+
+weir_status weir_llvm_plugin_builtin(weir_llvm_analysis analysis, weir_llvm_plugin **out) {
+  *out = NULL;
+  for (size_t k = 0; k < sizeof builtins / sizeof builtins[0]; ++k) {
+    if (builtins[k].analysis != analysis) continue;
+    weir_llvm_plugin *p = calloc(1, sizeof *p);
+    if (!p) return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analysis: no memory for a plugin. Fix: free memory");
+    p->decl = builtins[k].entry();
+    p->builtin = 1;
+    p->analysis = analysis;
+    snprintf(p->origin, sizeof p->origin, "'%s' (built in)", weir_llvm_analysis_name(analysis));
+    weir_status s = weir_llvm_api_validate_builtin(p->decl, p->origin);
+    if (s != WEIR_OK) {
+      free(p);
+      return s;
+    }
+    *out = p; /* no table of its own: the build asks weir's (ctx->config) */
+    return WEIR_OK;
+  }
+  return WEIR_OK; /* not written on the API (yet): the caller uses its hooks */
+}
+
 /* Loads the library at `path` and reads its declaration. */
 static weir_status load_path(const char *path, weir_llvm_plugin **out) {
   struct stat st;

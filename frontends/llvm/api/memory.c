@@ -7,7 +7,7 @@
 #include "frontends/llvm/api/api.h"
 
 static int location_ok(weir_analysis_ctx *cx, weir_mem_location location) {
-  return cx && location < weir_llvm_memory_location_count(cx->ctx->memory);
+  return cx && location < cx->locations;
 }
 
 static int object_ok(weir_analysis_ctx *cx, weir_mem_object object) {
@@ -86,9 +86,15 @@ size_t weir_mem_ref(weir_analysis_ctx *cx, const weir_ir_function *fn, const wei
 }
 
 int weir_mem_call_may_touch(weir_analysis_ctx *cx, const weir_ir_value *call, weir_mem_location location) {
-  if (!location_ok(cx, location) || !call || !LLVMIsACallInst(API_VALUE(call))) return 0;
-  const weir_llvm_vec *reach = weir_llvm_call_reach(cx->ctx, API_VALUE(call));
-  return weir_llvm_call_may_touch(cx->ctx, API_VALUE(call), reach, location);
+  if (!location_ok(cx, location) || !call) return 0;
+  LLVMValueRef c = API_VALUE(call);
+  if (c != cx->reach_call) {
+    if (!LLVMIsACallInst(c)) return 0;
+    cx->reach = weir_llvm_call_reach(cx->ctx, c);
+    /* an unnumbered call's reach is scratch that the next one overwrites */
+    cx->reach_call = weir_llvm_vid(cx->ctx, c) != WEIR_LLVM_NONE ? c : NULL;
+  }
+  return weir_llvm_call_may_touch(cx->ctx, c, cx->reach, location);
 }
 
 void weir_mem_argv(weir_analysis_ctx *cx, weir_mem_location *array, weir_mem_location *strings) {
@@ -107,4 +113,55 @@ size_t weir_mem_describe(weir_analysis_ctx *cx, weir_mem_location location, char
   if (out && size) snprintf(out, size, "%.*s", (int)n, text.p ? text.p : "");
   weir_llvm_text_free(&text);
   return n;
+}
+
+/* ---- 1.1 ------------------------------------------------------------------ */
+
+uint32_t weir_mem_location_count(weir_analysis_ctx *cx) {
+  return cx ? weir_llvm_memory_location_count(cx->ctx->memory) : 0;
+}
+
+weir_mem_object weir_mem_object_of_site(weir_analysis_ctx *cx, const weir_ir_value *site) {
+  return cx && site ? weir_llvm_memory_object_of_site(cx->ctx->memory, API_VALUE(site)) : WEIR_MEM_NONE;
+}
+
+void weir_mem_block(weir_analysis_ctx *cx, weir_mem_location location, weir_mem_location *end) {
+  if (!end) return;
+  *end = location;
+  if (!location_ok(cx, location)) return;
+  uint32_t first;
+  weir_llvm_block(cx->ctx, location, &first, end);
+}
+
+size_t weir_mem_points_to_deep(weir_analysis_ctx *cx, const weir_ir_value *pointer, int depth,
+                               const weir_mem_location **out) {
+  static const weir_mem_location none[1] = {0};
+  if (out) *out = none;
+  if (!cx || !pointer || !out) return 0;
+  weir_llvm_pts_deep(cx->ctx, API_VALUE(pointer), depth < 0 ? 0 : depth, &cx->deep);
+  if (cx->deep.failed) {
+    weir_llvm_api_failure(cx, WEIR_ERR_OUT_OF_MEMORY, "weir_mem_points_to_deep: no memory for %zu locations. "
+                          "Fix: free memory", cx->deep.n);
+    return 0;
+  }
+  *out = cx->deep.n ? cx->deep.v : none;
+  return cx->deep.n;
+}
+
+size_t weir_mem_call_mod(weir_analysis_ctx *cx, const weir_ir_value *call, const weir_mem_location **out) {
+  static const weir_mem_location none[1] = {0};
+  if (out) *out = none;
+  if (!cx || !call || !out || !LLVMIsACallInst(API_VALUE(call))) return 0;
+  const weir_llvm_vec *mod = weir_llvm_callee_mod(cx->ctx, API_VALUE(call));
+  *out = mod->n ? mod->v : none;
+  return mod->n;
+}
+
+void weir_mem_library_call(weir_analysis_ctx *cx, const weir_ir_value *call, weir_mem_call_info *out) {
+  if (!out) return;
+  *out = (weir_mem_call_info){0, 0, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, 0, 0};
+  if (!cx || !call || !LLVMIsACallInst(API_VALUE(call))) return;
+  const weir_llvm_libcall *m = weir_llvm_call_model(cx->ctx, API_VALUE(call));
+  *out = (weir_mem_call_info){(uint32_t)m->known, m->alloc, m->alloc_from, m->frees, m->returns_arg, m->copy_from,
+                              m->copy_to, m->writes, m->reads};
 }

@@ -56,6 +56,24 @@ weir_status weir_analysis_source(weir_analysis_ctx *cx, const weir_ir_value *ins
   return WEIR_OK;
 }
 
+weir_status weir_analysis_entry_source(weir_analysis_ctx *cx, const weir_ir_function *fn, const char *name) {
+  if (!cx)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "weir_analysis_entry_source: cx is NULL. Fix: pass the context the "
+                     "check callback got");
+  if (!name)
+    return weir_llvm_api_misuse(cx, "weir_analysis_entry_source: name is NULL. Fix: name the source (\"argv\")");
+  if (!cx->checking)
+    return weir_llvm_api_misuse(cx, "weir_analysis_entry_source('%s') outside the check callback. Fix: record "
+                                "sources in weir_analysis.check", name);
+  uint32_t proc = fn ? weir_llvm_map_get(&cx->ctx->fn_index, API_FN(fn)) : WEIR_LLVM_NONE;
+  if (proc == WEIR_LLVM_NONE)
+    return weir_llvm_api_misuse(cx, "weir_analysis_entry_source('%s'): not a defined function. Fix: pass a "
+                                "function of the program with a body", name);
+  LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(API_FN(fn)));
+  weir_llvm_add_source(cx->ctx, cx->ctx->fns[proc].first, first, name, strlen(name));
+  return WEIR_OK;
+}
+
 static int selects(const weir_llvm_rule *rule, uint32_t arg) {
   if (arg == WEIR_LIBRARY_RET) return rule->arg == WEIR_LLVM_ARG_RET;
   return rule->arg != WEIR_LLVM_ARG_RET && (rule->from_on ? arg >= rule->arg : arg == rule->arg);
@@ -69,13 +87,33 @@ int weir_analysis_library(weir_analysis_ctx *cx, const weir_ir_value *call, weir
   size_t length = 0;
   const char *name = weir_llvm_callee_name(c, &length);
   const weir_llvm_rule *rules[16];
-  size_t n = weir_llvm_config_find(cx->plugin->table, (weir_llvm_rule_kind)kind, name, length, rules, 16);
+  size_t n = weir_llvm_config_find(cx->table, (weir_llvm_rule_kind)kind, name, length, rules, 16);
   for (size_t r = 0; r < n; ++r) {
     if (kind != WEIR_LIBRARY_SANITIZER && !selects(rules[r], arg)) continue;
     if (to) *to = rules[r]->to_arg % 256;
     return rules[r]->deep ? 2 : 1;
   }
   return 0;
+}
+
+size_t weir_analysis_library_rules(weir_analysis_ctx *cx, const weir_ir_value *call, weir_library_kind kind,
+                                   weir_library_rule *out, size_t capacity) {
+  if (!cx || !call || (!out && capacity) || (unsigned)kind > (unsigned)WEIR_LIBRARY_TRANSFER) return 0;
+  LLVMValueRef c = API_VALUE(call);
+  if (!LLVMIsACallInst(c) && !LLVMIsAInvokeInst(c)) return 0;
+  size_t length = 0;
+  const char *name = weir_llvm_callee_name(c, &length);
+  const weir_llvm_rule *rules[16];
+  size_t n = weir_llvm_config_find(cx->table, (weir_llvm_rule_kind)kind, name, length, rules, 16);
+  if (n > capacity) n = capacity;
+  for (size_t r = 0; r < n; ++r) {
+    const weir_llvm_rule *rule = rules[r];
+    int transfer = kind == WEIR_LIBRARY_TRANSFER;
+    out[r] = (weir_library_rule){rule->arg == WEIR_LLVM_ARG_RET ? WEIR_LIBRARY_RET : rule->arg, rule->from_on != 0,
+                                 transfer ? rule->to_arg % 256 : 0, transfer && rule->to_arg >= 256,
+                                 rule->deep != 0, kind == WEIR_LIBRARY_SINK ? rule->to_arg : 0};
+  }
+  return n;
 }
 
 /* ---- rules ---------------------------------------------------------------- */

@@ -33,9 +33,10 @@ static weir_status check_name(const char *name, int dot, const char *origin, con
 }
 
 /* The flags a kind of `domain` may have (analysis.h: FOLLOW on values and
- * locations, WRITABLE_ONLY on locations): others would be ignored silently. */
+ * locations, LIVENESS on values, WRITABLE_ONLY on locations): others would
+ * be ignored silently. */
 static uint32_t allowed_flags(weir_fact_domain domain) {
-  return domain == WEIR_FACT_PER_VALUE      ? WEIR_FACT_FOLLOW
+  return domain == WEIR_FACT_PER_VALUE      ? WEIR_FACT_FOLLOW | WEIR_FACT_LIVENESS
          : domain == WEIR_FACT_PER_LOCATION ? WEIR_FACT_FOLLOW | WEIR_FACT_WRITABLE_ONLY
                                             : 0;
 }
@@ -45,10 +46,10 @@ static weir_status check_flags(const weir_fact_kind *f, uint32_t k, const char *
                                         "WEIR_FACT_CUSTOM"};
   uint32_t extra = f->flags & ~allowed_flags(f->domain);
   if (!extra) return WEIR_OK;
-  int known = !(extra & ~(uint32_t)(WEIR_FACT_FOLLOW | WEIR_FACT_WRITABLE_ONLY));
+  int known = !(extra & ~(uint32_t)(WEIR_FACT_FOLLOW | WEIR_FACT_WRITABLE_ONLY | WEIR_FACT_LIVENESS));
   return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis %s: fact kind %u ('%s') has flags 0x%x: 0x%x %s %s. Fix: "
-                   "use WEIR_FACT_FOLLOW on PER_VALUE and PER_LOCATION kinds, WEIR_FACT_WRITABLE_ONLY on "
-                   "PER_LOCATION kinds, nothing else", origin, k, f->name, f->flags, extra,
+                   "use WEIR_FACT_FOLLOW on PER_VALUE and PER_LOCATION kinds, WEIR_FACT_LIVENESS on PER_VALUE "
+                   "kinds, WEIR_FACT_WRITABLE_ONLY on PER_LOCATION kinds, nothing else", origin, k, f->name, f->flags, extra,
                    known ? "is not for a kind of" : "is no WEIR_FACT_* flag of", known ? domains[f->domain] :
                    "include/weir/analysis.h");
 }
@@ -129,7 +130,7 @@ static weir_status check_rules(const weir_analysis *d, const char *origin) {
   return WEIR_OK;
 }
 
-weir_status weir_llvm_api_validate(const weir_analysis *d, const char *origin) {
+static weir_status validate(const weir_analysis *d, const char *origin, int builtin) {
   if (!d)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis %s: %s() returned NULL. Fix: return a pointer to a "
                      "static weir_analysis", origin, WEIR_ANALYSIS_ENTRY_NAME);
@@ -138,8 +139,8 @@ weir_status weir_llvm_api_validate(const weir_analysis *d, const char *origin) {
                      "rebuild the plugin against this weir's include/weir/analysis.h", origin, d->abi_version,
                      WEIR_ANALYSIS_ABI_VERSION);
   WEIR_TRY(check_name(d->id, 0, origin, "id"));
-  if (strcmp(d->id, "taint") == 0 || strcmp(d->id, "uninit") == 0 || strcmp(d->id, "uaf") == 0 ||
-      strcmp(d->id, "plugin") == 0)
+  if (!builtin && (strcmp(d->id, "taint") == 0 || strcmp(d->id, "uninit") == 0 || strcmp(d->id, "uaf") == 0 ||
+      strcmp(d->id, "plugin") == 0))
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "analysis %s: its id '%s' is a built-in analysis' name. Fix: "
                      "give the plugin an id of its own (e.g. 'my-%s')", origin, d->id, d->id);
   if (!d->check)
@@ -147,4 +148,10 @@ weir_status weir_llvm_api_validate(const weir_analysis *d, const char *origin) {
                      "weir_analysis.check (where findings may be)", origin, d->id);
   WEIR_TRY(check_kinds(d, origin));
   return check_rules(d, origin);
+}
+
+weir_status weir_llvm_api_validate(const weir_analysis *d, const char *origin) { return validate(d, origin, 0); }
+
+weir_status weir_llvm_api_validate_builtin(const weir_analysis *d, const char *origin) {
+  return validate(d, origin, 1);
 }

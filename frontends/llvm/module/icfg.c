@@ -307,7 +307,6 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   free(ctx->param_frees);
   free(ctx->fail_free_state);
   weir_llvm_vec_free(&ctx->mod_locs);
-  free(ctx->loc_shared);
   weir_llvm_param_reads_free(ctx);
   weir_llvm_ranges_free(ctx);
   weir_llvm_tags_free(ctx);
