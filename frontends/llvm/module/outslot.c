@@ -167,8 +167,8 @@ static int rewritable(LLVMTargetDataRef dl, weir_llvm_map *cache, LLVMValueRef s
 
 /* Each call gets its own slot, copied back into `slot` after it; the
  * lifetime markers of `slot` go (mem2reg would refuse them). */
-static void rewrite(LLVMBuilderRef builder, weir_llvm_map *cache, LLVMTargetDataRef dl, LLVMValueRef fn,
-                    LLVMValueRef slot) {
+static int rewrite(LLVMBuilderRef builder, weir_llvm_map *cache, LLVMTargetDataRef dl, LLVMValueRef fn,
+                   LLVMValueRef slot) {
   LLVMTypeRef type = LLVMGetAllocatedType(slot);
   LLVMValueRef users[64];
   size_t n = 0;
@@ -179,7 +179,7 @@ static void rewrite(LLVMBuilderRef builder, weir_llvm_map *cache, LLVMTargetData
     if (n == 64) more = 1;
     else users[n++] = user;
   }
-  if (more) return; /* not worth it: left as it is */
+  if (more) return 0; /* not worth it: left as it is */
   for (size_t k = 0; k < n; ++k) {
     LLVMValueRef user = users[k];
     if (LLVMIsABitCastInst(user)) {
@@ -198,6 +198,7 @@ static void rewrite(LLVMBuilderRef builder, weir_llvm_map *cache, LLVMTargetData
     LLVMValueRef value = LLVMBuildLoad2(builder, type, own, "");
     LLVMBuildStore(builder, value, slot);
   }
+  return 1;
 }
 
 weir_status weir_llvm_split_out_slots(LLVMModuleRef module, weir_llvm_prepare_stats *stats) {
@@ -216,8 +217,7 @@ weir_status weir_llvm_split_out_slots(LLVMModuleRef module, weir_llvm_prepare_st
       LLVMValueRef count = LLVMGetOperand(i, 0);
       if (!LLVMIsAConstantInt(count) || LLVMConstIntGetZExtValue(count) != 1) continue;
       if (!rewritable(dl, &cache, i)) continue;
-      rewrite(builder, &cache, dl, fn, i);
-      if (stats) stats->out_slots++;
+      if (rewrite(builder, &cache, dl, fn, i) && stats) stats->out_slots++;
     }
   }
   int failed = cache.failed;
