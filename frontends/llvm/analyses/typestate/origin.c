@@ -26,12 +26,41 @@ const weir_llvm_vec *weir_ts_value_origin(const weir_llvm_ctx *ctx, LLVMValueRef
   return vid == WEIR_LLVM_NONE || !ctx->ts ? &empty_set : &ctx->ts->value[vid];
 }
 
+static weir_llvm_vec *loc_set(weir_llvm_ctx *ctx, uint32_t l) {
+  return ctx->ts->shared[l] ? &ctx->ts->shared_origin : &ctx->ts->location[l];
+}
+
+const weir_llvm_vec *weir_ts_location_origin(const weir_llvm_ctx *ctx, uint32_t l) {
+  return ctx->ts->shared[l] ? &ctx->ts->shared_origin : &ctx->ts->location[l];
+}
+
 /* dst |= src (both sorted); 1 when dst grew. */
 static int join(weir_llvm_vec *dst, const weir_llvm_vec *src) {
   if (!src->n || dst == src) return 0;
   size_t before = dst->n;
   for (size_t k = 0; k < src->n; ++k)
     if (!weir_llvm_vec_contains(dst, src->v[k])) weir_llvm_vec_push(dst, src->v[k]);
+  if (dst->n == before) return 0;
+  weir_llvm_vec_sort_unique(dst);
+  return 1;
+}
+
+/* Whether a value of type `to` can be the resource site s made: the same
+ * type, or a void * (i8 *) that carries any pointer. A FILE * never flows
+ * into a `struct json *` load, whatever a vague points-to set says. */
+static int fits(const weir_llvm_ctx *ctx, LLVMTypeRef to, uint32_t site) {
+  LLVMTypeRef made = LLVMTypeOf(ctx->ts->site_call[site]);
+  if (to == made) return 1;
+  if (LLVMGetTypeKind(to) != LLVMPointerTypeKind || LLVMGetTypeKind(made) != LLVMPointerTypeKind) return 0;
+  LLVMTypeRef e = LLVMGetElementType(to);
+  return LLVMGetTypeKind(e) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(e) == 8;
+}
+
+/* dst |= the sites of src that fit values of type `to`. */
+static int join_fitting(const weir_llvm_ctx *ctx, weir_llvm_vec *dst, const weir_llvm_vec *src, LLVMTypeRef to) {
+  size_t before = dst->n;
+  for (size_t k = 0; k < src->n; ++k)
+    if (fits(ctx, to, src->v[k]) && !weir_llvm_vec_contains(dst, src->v[k])) weir_llvm_vec_push(dst, src->v[k]);
   if (dst->n == before) return 0;
   weir_llvm_vec_sort_unique(dst);
   return 1;
@@ -45,23 +74,36 @@ static weir_llvm_vec *set_of(weir_llvm_ctx *ctx, LLVMValueRef v) {
 static int join_value(weir_llvm_ctx *ctx, LLVMValueRef to, LLVMValueRef from) {
   weir_llvm_vec *d = set_of(ctx, to), *s = set_of(ctx, weir_llvm_strip_bitcasts(from));
   if (!s) s = set_of(ctx, from);
-  return d && s ? join(d, s) : 0;
+  if (!d || !s || !s->n) return 0;
+  return LLVMIsACastInst(to) ? join(d, s) : join_fitting(ctx, d, s, LLVMTypeOf(to)); /* a cast takes any */
 }
 
-/* memcpy / memmove: what the source block holds, cell by cell. */
+/* Whether any cell of location l's block holds a resource. */
+static int block_holds(const weir_llvm_ctx *ctx, uint32_t l) {
+  uint32_t first, end;
+  weir_llvm_block(ctx, l, &first, &end);
+  for (uint32_t k = first; k < end; ++k)
+    if (weir_ts_location_origin(ctx, k)->n) return 1;
+  return 0;
+}
+
+/* memcpy / memmove: what the source block holds, cell by cell (only
+ * blocks that hold a resource: most copies move plain data). */
 static int copy_block(weir_llvm_ctx *ctx, LLVMValueRef call) {
   if (LLVMGetNumArgOperands(call) < 2) return 0;
+  /* a generic copy (a container's void *) is followed nowhere, as uaf does */
+  if (weir_llvm_pts_vague(ctx, LLVMGetOperand(call, 0)) || weir_llvm_pts_vague(ctx, LLVMGetOperand(call, 1))) return 0;
   const uint32_t *src = NULL, *dst = NULL;
   size_t ns = weir_llvm_pts(ctx, LLVMGetOperand(call, 1), &src);
   size_t nd = weir_llvm_pts(ctx, LLVMGetOperand(call, 0), &dst);
   int changed = 0;
   weir_llvm_vec pairs = {0};
   for (size_t a = 0; a < ns; ++a)
-    for (size_t b = 0; b < nd; ++b) {
+    for (size_t b = 0; b < nd && block_holds(ctx, src[a]); ++b) {
       pairs.n = 0;
       weir_llvm_block_pairs(ctx, src[a], dst[b], &pairs);
       for (size_t k = 0; k + 1 < pairs.n; k += 2)
-        changed |= join(&ctx->ts->location[pairs.v[k + 1]], &ctx->ts->location[pairs.v[k]]);
+        changed |= join(loc_set(ctx, pairs.v[k + 1]), loc_set(ctx, pairs.v[k]));
     }
   if (pairs.failed) ctx->failed = 1;
   weir_llvm_vec_free(&pairs);
@@ -81,7 +123,7 @@ static int call_step(weir_llvm_ctx *ctx, LLVMValueRef inst) {
            param = LLVMGetNextParam(param), ++k)
         changed |= join_value(ctx, param, LLVMGetOperand(inst, k));
       weir_llvm_vec *d = set_of(ctx, inst);
-      if (d) changed |= join(d, &ctx->ts->ret[procs[p]]);
+      if (d) changed |= join_fitting(ctx, d, &ctx->ts->ret[procs[p]], LLVMTypeOf(inst));
     }
   } else if (kind == WEIR_LLVM_CALL_EXTERNAL) {
     size_t length = 0;
@@ -103,12 +145,18 @@ static int step(weir_llvm_ctx *ctx, LLVMValueRef inst) {
     for (unsigned k = 0; k < LLVMCountIncoming(inst); ++k) changed |= join_value(ctx, inst, LLVMGetIncomingValue(inst, k));
   } else if (LLVMIsALoadInst(inst)) {
     weir_llvm_vec *d = set_of(ctx, inst);
+    LLVMTypeRef type = LLVMTypeOf(inst);
+    if (d && weir_llvm_pts_vague(ctx, LLVMGetOperand(inst, 0))) return join_fitting(ctx, d, &ctx->ts->shared_origin, type);
     size_t n = d ? weir_llvm_pts(ctx, LLVMGetOperand(inst, 0), &locs) : 0;
-    for (size_t k = 0; k < n; ++k) changed |= join(d, &ctx->ts->location[locs[k]]);
+    for (size_t k = 0; k < n; ++k) changed |= join_fitting(ctx, d, loc_set(ctx, locs[k]), type);
   } else if (LLVMIsAStoreInst(inst)) {
     weir_llvm_vec *s = set_of(ctx, weir_llvm_strip_bitcasts(LLVMGetOperand(inst, 0)));
+    /* an int resource (a descriptor) is not followed behind vague pointers:
+     * every int read through one would become a descriptor */
+    if (s && s->n && weir_llvm_pts_vague(ctx, LLVMGetOperand(inst, 1)))
+      return weir_llvm_is_pointer(LLVMGetOperand(inst, 0)) ? join(&ctx->ts->shared_origin, s) : 0;
     size_t n = s && s->n ? weir_llvm_pts(ctx, LLVMGetOperand(inst, 1), &locs) : 0;
-    for (size_t k = 0; k < n; ++k) changed |= join(&ctx->ts->location[locs[k]], s);
+    for (size_t k = 0; k < n; ++k) changed |= join(loc_set(ctx, locs[k]), s);
   } else if (LLVMIsAReturnInst(inst) && LLVMGetNumOperands(inst) == 1) {
     uint32_t proc = ctx->value_proc[weir_llvm_vid(ctx, inst)];
     weir_llvm_vec *s = set_of(ctx, weir_llvm_strip_bitcasts(LLVMGetOperand(inst, 0)));
@@ -128,7 +176,18 @@ static int alloc_state(weir_llvm_ctx *ctx) {
   ts->ret = calloc(ctx->fn_count ? ctx->fn_count : 1, sizeof *ts->ret);
   ts->relevant = calloc(ctx->fn_count ? ctx->fn_count : 1, 1);
   ts->proc_values = calloc(ctx->fn_count ? ctx->fn_count : 1, sizeof *ts->proc_values);
-  return ts->value && ts->location && ts->ret && ts->relevant && ts->proc_values;
+  ts->shared = calloc(locations ? locations : 1, 1);
+  return ts->value && ts->location && ts->ret && ts->relevant && ts->proc_values && ts->shared;
+}
+
+/* ts->shared: every location a vague pointer may point to. */
+static void mark_shared(weir_llvm_ctx *ctx) {
+  for (uint32_t v = 0; v < ctx->value_count; ++v) {
+    if (!weir_llvm_is_pointer(ctx->values[v]) || !weir_llvm_pts_vague(ctx, ctx->values[v])) continue;
+    const uint32_t *locs = NULL;
+    size_t n = weir_llvm_pts(ctx, ctx->values[v], &locs);
+    for (size_t k = 0; k < n; ++k) ctx->ts->shared[locs[k]] = 1;
+  }
 }
 
 /* The creating calls: each is a site, its result starts the flow. */
@@ -182,6 +241,7 @@ void weir_ts_origins(weir_llvm_ctx *ctx) {
     memory_resources(ctx);
     return;
   }
+  mark_shared(ctx);
   for (int changed = ctx->ts->site_count > 0; changed && !ctx->failed;) {
     changed = 0;
     ctx->ts->passes++;
@@ -264,8 +324,8 @@ static void mark_escapes(weir_llvm_ctx *ctx) {
       if (!ts->escapes[ts->ret[p].v[j]]) ts->escapes[ts->ret[p].v[j]] = 1;
   uint32_t locations = weir_llvm_memory_location_count(ctx->memory);
   for (uint32_t l = 0; l < locations; ++l)
-    for (size_t j = 0; j < ts->location[l].n; ++j) {
-      uint32_t s = ts->location[l].v[j];
+    for (size_t j = 0; j < weir_ts_location_origin(ctx, l)->n; ++j) {
+      uint32_t s = weir_ts_location_origin(ctx, l)->v[j];
       if (!ts->escapes[s] && outlives(ctx, l, LLVMGetBasicBlockParent(LLVMGetInstructionParent(ts->site_call[s]))))
         ts->escapes[s] = 1;
     }
@@ -290,6 +350,8 @@ void weir_ts_state_free(weir_llvm_ctx *ctx) {
     if (ts->proc_values) weir_llvm_vec_free(&ts->proc_values[p]);
   }
   weir_llvm_vec_free(&ts->fact_locations);
+  weir_llvm_vec_free(&ts->shared_origin);
+  free(ts->shared);
   free(ts->value), free(ts->location), free(ts->ret), free(ts->relevant), free(ts->proc_values);
   free(ts->site_call), free(ts->site_fact), free(ts->escapes);
   free(ts);

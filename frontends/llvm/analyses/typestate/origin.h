@@ -21,7 +21,12 @@ typedef struct weir_ts_state {
   uint8_t *relevant;         /* [fn_count] 1: it or a callee makes a spec call on a resource */
   uint8_t *escapes;          /* [site_count] 2: to an unknown callee; 1: out of its function */
   weir_llvm_vec *proc_values;/* [fn_count] the values of the function that have a fact */
-  weir_llvm_vec fact_locations; /* locations that have a fact, sorted */
+  weir_llvm_vec fact_locations; /* locations that have a fact of their own, and one shared one, sorted */
+  /* The places vague pointers (weir_llvm_pts_vague: a container's void *)
+   * may point to share one origin set and one fact, as taint's do: a store
+   * through such a pointer reaches one set, not hundreds. Never killed. */
+  uint8_t *shared;           /* [locations] */
+  weir_llvm_vec shared_origin;
   uint32_t passes;           /* passes the origin fixed point took */
 } weir_ts_state;
 
@@ -32,6 +37,8 @@ int weir_ts_spec_names(const struct weir_ts_spec *spec, const char *name, size_t
 void weir_ts_origins(weir_llvm_ctx *ctx);
 /* Relevance of functions and escapes of sites, once facts are numbered. */
 void weir_ts_relevance(weir_llvm_ctx *ctx);
+/* The origin set of a location (the shared one for a vague pointer's target). */
+const weir_llvm_vec *weir_ts_location_origin(const weir_llvm_ctx *ctx, uint32_t location);
 /* The origin set of a value (empty for constants). */
 const weir_llvm_vec *weir_ts_value_origin(const weir_llvm_ctx *ctx, LLVMValueRef v);
 void weir_ts_state_free(weir_llvm_ctx *ctx);

@@ -24,7 +24,7 @@
 #include "frontends/llvm/report/report.h"
 #include "weir/ide.h"
 
-enum { FACT_VALUE = 0, FACT_LOCATION = 1, FACT_RETURN = 2, FACT_SITE = 3 };
+enum { FACT_VALUE = 0, FACT_LOCATION = 1, FACT_RETURN = 2, FACT_SITE = 3, FACT_SHARED = 4 };
 
 static const weir_ts_spec *spec_of(const weir_llvm_ctx *ctx) { return ctx->config->typestate; }
 
@@ -105,11 +105,17 @@ static void number(weir_llvm_ctx *ctx) {
       ctx->fact_a[v] = weir_llvm_new_fact(ctx, FACT_VALUE, v);
       weir_llvm_vec_push(&ts->proc_values[ctx->value_proc[v]], v);
     }
-  for (uint32_t l = 0; l < locations; ++l)
-    if (ts->location[l].n && carries(ctx, weir_llvm_memory_location(ctx->memory, l).object)) {
-      ctx->loc_fact[l] = weir_llvm_new_fact(ctx, FACT_LOCATION, l);
-      weir_llvm_vec_push(&ts->fact_locations, l);
+  uint32_t shared = 0; /* the fact of every vague pointer's target (origin.h) */
+  for (uint32_t l = 0; l < locations; ++l) {
+    if (!weir_ts_location_origin(ctx, l)->n || !carries(ctx, weir_llvm_memory_location(ctx->memory, l).object)) continue;
+    if (ts->shared[l] && shared) {
+      ctx->loc_fact[l] = shared;
+      continue;
     }
+    ctx->loc_fact[l] = weir_llvm_new_fact(ctx, ts->shared[l] ? FACT_SHARED : FACT_LOCATION, l);
+    if (ts->shared[l]) shared = ctx->loc_fact[l];
+    weir_llvm_vec_push(&ts->fact_locations, l);
+  }
   for (uint32_t p = 0; p < ctx->fn_count; ++p)
     if (ts->ret[p].n) ctx->fns[p].ret_fact = weir_llvm_new_fact(ctx, FACT_RETURN, p);
   for (uint32_t s = 0; s < ts->site_count && leak_entry(spec_of(ctx)); ++s)
@@ -129,6 +135,10 @@ static void describe(weir_llvm_ctx *ctx, uint32_t fact, weir_llvm_text *out) {
   } else if (kind == FACT_LOCATION) {
     weir_llvm_text_printf(out, "%s resource in ", spec_of(ctx)->name);
     weir_llvm_memory_describe(ctx->memory, id, out);
+  } else if (kind == FACT_SHARED) {
+    weir_llvm_text_printf(out, "%s resource behind untyped pointers (such as ", spec_of(ctx)->name);
+    weir_llvm_memory_describe(ctx->memory, id, out);
+    weir_llvm_text_put(out, ")", 1);
   } else if (kind == FACT_SITE) {
     weir_llvm_describe_value(ctx, "the resource made by", weir_llvm_vid(ctx, ctx->ts->site_call[id]), out);
   } else {
@@ -178,9 +188,15 @@ static void same_resource(const weir_llvm_ctx *ctx, LLVMValueRef fn, const weir_
   for (size_t k = 0; k < ts->fact_locations.n; ++k) {
     uint32_t l = ts->fact_locations.v[k];
     const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, l).object);
-    if (o->kind == WEIR_LLVM_OBJECT_STACK && o->function == fn && same_set(&ts->location[l], origin))
+    if (o->kind == WEIR_LLVM_OBJECT_STACK && o->function == fn && !ts->shared[l] && same_set(&ts->location[l], origin))
       push_fact(out, loc(ctx, l));
   }
+}
+
+/* A global scalar, or a local of `fn` itself. */
+static int single_place(const weir_llvm_ctx *ctx, uint32_t l, LLVMValueRef fn) {
+  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, l).object);
+  return o->kind == WEIR_LLVM_OBJECT_GLOBAL || (o->kind == WEIR_LLVM_OBJECT_STACK && o->function == fn);
 }
 
 /* The facts that stand for the resource `arg` at instruction `at`.
@@ -208,7 +224,10 @@ static void holders(const weir_llvm_ctx *ctx, LLVMValueRef at, LLVMValueRef arg,
   push_fact(strong, val(ctx, arg));
   if (LLVMIsALoadInst(arg)) {
     LLVMValueRef p = weir_llvm_strip_bitcasts(LLVMGetOperand(arg, 0));
-    if (weir_llvm_pts(ctx, p, &locs) == 1) push_fact(strong, loc(ctx, locs[0]));
+    /* not a heap block's or an array's cell: it stands for the cells of
+     * every block of its site (every stream's handle field) */
+    if (weir_llvm_pts(ctx, p, &locs) == 1 && !ts->shared[locs[0]] && weir_llvm_strong_target(ctx, locs[0]))
+      push_fact(strong, loc(ctx, locs[0]));
     uint32_t vid = LLVMIsAAllocaInst(p) ? weir_llvm_vid(ctx, p) : WEIR_LLVM_NONE;
     if (vid != WEIR_LLVM_NONE && ctx->spill_of[vid] != WEIR_LLVM_NONE) push_fact(strong, ctx->fact_a[ctx->spill_of[vid]]);
   }
@@ -223,7 +242,14 @@ static void holders(const weir_llvm_ctx *ctx, LLVMValueRef at, LLVMValueRef arg,
   weir_llvm_vec_sort_unique(strong);
   for (size_t k = 0; k < ts->fact_locations.n; ++k) {
     uint32_t l = ts->fact_locations.v[k];
-    if (overlaps(&ts->location[l], origin) && !weir_llvm_vec_contains(strong, loc(ctx, l))) push_fact(weak, loc(ctx, l));
+    /* a summary (heap block, array, the shared fact) stands for many
+     * places that hold other resources most of the time: "may be closed"
+     * there would make every later use of any of them a finding; so does
+     * another function's local (other activations: a caller's own handle
+     * comes back through the argument it passed, arguments_back) */
+    if (overlaps(weir_ts_location_origin(ctx, l), origin) && !weir_llvm_vec_contains(strong, loc(ctx, l)) &&
+        !ts->shared[l] && weir_llvm_strong_target(ctx, l) && single_place(ctx, l, fn))
+      push_fact(weak, loc(ctx, l));
   }
   uint32_t proc = weir_llvm_map_get(&ctx->fn_index, fn);
   for (size_t k = 0; proc != WEIR_LLVM_NONE && k < ts->proc_values[proc].n; ++k) {
@@ -311,17 +337,39 @@ static void spec_call(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flo
   for (uint32_t k = 0; k < args; ++k) apply(ctx, WEIR_TS_MOVE, call, name, length, k, LLVMGetOperand(call, k), flow);
 }
 
+/* What a read of the shared fact (origin.h) gives: a resource in the state
+ * it was made in. The shared fact stands for every place behind untyped
+ * pointers, each holding its own resource; the states some of them went
+ * through say nothing about the one read here. */
+static uint32_t fresh_fn(weir_llvm_ctx *ctx) {
+  const weir_ts_spec *spec = spec_of(ctx);
+  uint32_t made = 0;
+  for (size_t e = 0; e < spec->count; ++e)
+    if (spec->entries[e].kind == WEIR_TS_CREATE) made |= 1u << spec->entries[e].to;
+  weir_ide_fn fn = weir_ide_fn_identity(WEIR_IDE_TYPESTATE, spec->state_count);
+  for (uint32_t k = 0; k < spec->state_count; ++k) fn.u.typestate.to[k] = made;
+  return intern_fn(ctx, &fn);
+}
+
 static void plain(weir_llvm_ctx *ctx, LLVMValueRef inst, weir_llvm_flow *flow) {
   const uint32_t *locs = NULL;
   if (LLVMIsAStoreInst(inst)) {
+    uint32_t from = val(ctx, weir_llvm_strip_bitcasts(LLVMGetOperand(inst, 0)));
     size_t n = weir_llvm_pts(ctx, LLVMGetOperand(inst, 1), &locs);
-    for (size_t k = 0; k < n; ++k) {
-      if (n == 1 && weir_llvm_strong_target(ctx, locs[k]) && !spec_of(ctx)->memory) weir_llvm_flow_kill(flow, loc(ctx, locs[k]));
-      weir_llvm_flow_pair(flow, val(ctx, weir_llvm_strip_bitcasts(LLVMGetOperand(inst, 0))), loc(ctx, locs[k]));
-    }
+    /* what every target held is overwritten, even a heap field (`*f =
+     * fopen(..)` where f may be any caller's field, after `fclose(s->f)`):
+     * optimistic, as uaf's stores; the shared fact is never killed */
+    for (size_t k = 0; k < n && !spec_of(ctx)->memory; ++k)
+      if (!ctx->ts->shared[locs[k]]) weir_llvm_flow_kill(flow, loc(ctx, locs[k]));
+    for (size_t k = 0, last = 0; k < n && from; ++k)
+      if (loc(ctx, locs[k]) != last) weir_llvm_flow_pair(flow, from, last = loc(ctx, locs[k]));
   } else if (LLVMIsALoadInst(inst)) {
-    size_t n = weir_llvm_pts(ctx, LLVMGetOperand(inst, 0), &locs);
-    for (size_t k = 0; k < n; ++k) weir_llvm_flow_pair(flow, loc(ctx, locs[k]), val(ctx, inst));
+    size_t n = val(ctx, inst) ? weir_llvm_pts(ctx, LLVMGetOperand(inst, 0), &locs) : 0;
+    int shared_read = 0;
+    for (size_t k = 0; k < n; ++k) {
+      if (!loc(ctx, locs[k]) || (ctx->ts->shared[locs[k]] && shared_read++)) continue;
+      pair_fn(ctx, flow, loc(ctx, locs[k]), val(ctx, inst), ctx->ts->shared[locs[k]] ? fresh_fn(ctx) : 0);
+    }
   } else if (LLVMIsACastInst(inst) || LLVMIsAGetElementPtrInst(inst) || LLVMIsAFreezeInst(inst)) {
     weir_llvm_flow_pair(flow, val(ctx, LLVMGetOperand(inst, 0)), val(ctx, inst));
   } else if (LLVMIsASelectInst(inst)) {
@@ -593,10 +641,12 @@ static void leak_checks(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node, in
   }
 }
 
+/* The resource passed: its strong holders (what the value is, the slot it
+ * was read from). Not the weak ones: a place that may hold the same
+ * resource holds another one (of the same site) most of the time. */
 static void error_check(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node, const weir_ts_entry *t) {
   weir_llvm_vec strong = {0}, weak = {0};
   holders(ctx, inst, LLVMGetOperand(inst, t->arg), &strong, &weak);
-  for (size_t k = 0; k < weak.n; ++k) weir_llvm_vec_push(&strong, weak.v[k]);
   size_t kept = 0;
   for (size_t k = 0; k < strong.n; ++k)
     if (!is_site_fact(ctx, strong.v[k])) strong.v[kept++] = strong.v[k];
