@@ -193,10 +193,12 @@ static void same_resource(const weir_llvm_ctx *ctx, LLVMValueRef fn, const weir_
   }
 }
 
-/* A global scalar, or a local of `fn` itself. */
+/* A local of `fn` itself. Not a global: it may hold the resource an
+ * earlier call made at the same site (vlog's `log_fd` is the descriptor
+ * a previous set_log_file opened, not the one this call just closed). */
 static int single_place(const weir_llvm_ctx *ctx, uint32_t l, LLVMValueRef fn) {
   const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, l).object);
-  return o->kind == WEIR_LLVM_OBJECT_GLOBAL || (o->kind == WEIR_LLVM_OBJECT_STACK && o->function == fn);
+  return o->kind == WEIR_LLVM_OBJECT_STACK && o->function == fn;
 }
 
 /* The facts that stand for the resource `arg` at instruction `at`.
@@ -245,8 +247,8 @@ static void holders(const weir_llvm_ctx *ctx, LLVMValueRef at, LLVMValueRef arg,
     /* a summary (heap block, array, the shared fact) stands for many
      * places that hold other resources most of the time: "may be closed"
      * there would make every later use of any of them a finding; so does
-     * another function's local (other activations: a caller's own handle
-     * comes back through the argument it passed, arguments_back) */
+     * a global or another function's local (other activations: a caller's
+     * own handle comes back through the argument it passed, arguments_back) */
     if (overlaps(weir_ts_location_origin(ctx, l), origin) && !weir_llvm_vec_contains(strong, loc(ctx, l)) &&
         !ts->shared[l] && weir_llvm_strong_target(ctx, l) && single_place(ctx, l, fn))
       push_fact(weak, loc(ctx, l));
