@@ -201,6 +201,35 @@ static int single_place(const weir_llvm_ctx *ctx, uint32_t l, LLVMValueRef fn) {
   return o->kind == WEIR_LLVM_OBJECT_STACK && o->function == fn;
 }
 
+/* Whether `arg` is this activation's resource: the creating call's result
+ * itself, or read from fn's own locals. Not one read from a global or a
+ * heap block: that may be the resource an earlier call of fn made at the
+ * same site (vlog's `close(log_fd)` closes the old log, not the
+ * `new_log_fd` this call just opened). */
+static int made_here_within(const weir_llvm_ctx *ctx, LLVMValueRef arg, LLVMValueRef fn, int depth) {
+  arg = weir_llvm_strip_bitcasts(arg);
+  if (LLVMIsACallInst(arg)) return 1;
+  if (LLVMIsAConstant(arg)) return 1; /* NULL, -1: no resource */
+  if ((LLVMIsAPHINode(arg) || LLVMIsASelectInst(arg)) && depth > 0) { /* -O2: every incoming one */
+    unsigned count = LLVMIsAPHINode(arg) ? LLVMCountIncoming(arg) : 2;
+    for (unsigned k = 0; k < count; ++k)
+      if (!made_here_within(ctx, LLVMIsAPHINode(arg) ? LLVMGetIncomingValue(arg, k) : LLVMGetOperand(arg, k + 1), fn,
+                            depth - 1))
+        return 0;
+    return 1;
+  }
+  if (!LLVMIsALoadInst(arg)) return 0;
+  const uint32_t *locs = NULL;
+  size_t n = weir_llvm_pts(ctx, LLVMGetOperand(arg, 0), &locs);
+  for (size_t k = 0; k < n; ++k)
+    if (!single_place(ctx, locs[k], fn)) return 0;
+  return n > 0;
+}
+
+static int made_here(const weir_llvm_ctx *ctx, LLVMValueRef arg, LLVMValueRef fn) {
+  return made_here_within(ctx, arg, fn, 4);
+}
+
 /* The facts that stand for the resource `arg` at instruction `at`.
  * strong: they must be it: the value itself, the slot it was just loaded
  * from (-O0 reloads a local before every use) when that is one location,
@@ -236,13 +265,15 @@ static void holders(const weir_llvm_ctx *ctx, LLVMValueRef at, LLVMValueRef arg,
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(at));
   if (origin->n == 1) {
     push_fact(strong, ts->site_fact[origin->v[0]]);
-    if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(ts->site_call[origin->v[0]])) == fn)
+    if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(ts->site_call[origin->v[0]])) == fn && made_here(ctx, arg, fn))
       same_resource(ctx, fn, origin, strong);
   } else {
     for (size_t k = 0; k < origin->n; ++k) push_fact(weak, ts->site_fact[origin->v[k]]);
   }
   weir_llvm_vec_sort_unique(strong);
-  for (size_t k = 0; k < ts->fact_locations.n; ++k) {
+  /* other places of this function only when arg is this activation's own
+   * resource; read from a global or a parameter it may be an older one */
+  for (size_t k = 0; k < ts->fact_locations.n && made_here(ctx, arg, fn); ++k) {
     uint32_t l = ts->fact_locations.v[k];
     /* a summary (heap block, array, the shared fact) stands for many
      * places that hold other resources most of the time: "may be closed"
@@ -254,7 +285,7 @@ static void holders(const weir_llvm_ctx *ctx, LLVMValueRef at, LLVMValueRef arg,
       push_fact(weak, loc(ctx, l));
   }
   uint32_t proc = weir_llvm_map_get(&ctx->fn_index, fn);
-  for (size_t k = 0; proc != WEIR_LLVM_NONE && k < ts->proc_values[proc].n; ++k) {
+  for (size_t k = 0; proc != WEIR_LLVM_NONE && k < ts->proc_values[proc].n && made_here(ctx, arg, fn); ++k) {
     uint32_t v = ts->proc_values[proc].v[k];
     if (overlaps(&ts->value[v], origin) && !weir_llvm_vec_contains(strong, ctx->fact_a[v])) push_fact(weak, ctx->fact_a[v]);
   }
