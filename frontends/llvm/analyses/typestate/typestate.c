@@ -230,6 +230,22 @@ static int made_here(const weir_llvm_ctx *ctx, LLVMValueRef arg, LLVMValueRef fn
   return made_here_within(ctx, arg, fn, 4);
 }
 
+/* The value's own facts (a value spec): the value, the local or global
+ * scalar it was just loaded from (-O0 reloads a local before each use),
+ * a spilled parameter. What a check looks at: the resource passed. */
+static void direct_holders(const weir_llvm_ctx *ctx, LLVMValueRef arg, weir_llvm_vec *out) {
+  const uint32_t *locs = NULL;
+  push_fact(out, val(ctx, arg));
+  if (!LLVMIsALoadInst(arg)) return;
+  LLVMValueRef p = weir_llvm_strip_bitcasts(LLVMGetOperand(arg, 0));
+  /* not a heap block's or an array's cell: it stands for the cells of
+   * every block of its site (every stream's handle field) */
+  if (weir_llvm_pts(ctx, p, &locs) == 1 && !ctx->ts->shared[locs[0]] && weir_llvm_strong_target(ctx, locs[0]))
+    push_fact(out, loc(ctx, locs[0]));
+  uint32_t vid = LLVMIsAAllocaInst(p) ? weir_llvm_vid(ctx, p) : WEIR_LLVM_NONE;
+  if (vid != WEIR_LLVM_NONE && ctx->spill_of[vid] != WEIR_LLVM_NONE) push_fact(out, ctx->fact_a[ctx->spill_of[vid]]);
+}
+
 /* The facts that stand for the resource `arg` at instruction `at`.
  * strong: they must be it: the value itself, the slot it was just loaded
  * from (-O0 reloads a local before every use) when that is one location,
@@ -252,16 +268,7 @@ static void holders(const weir_llvm_ctx *ctx, LLVMValueRef at, LLVMValueRef arg,
   }
   const weir_llvm_vec *origin = weir_ts_value_origin(ctx, arg);
   if (!origin->n) return;
-  push_fact(strong, val(ctx, arg));
-  if (LLVMIsALoadInst(arg)) {
-    LLVMValueRef p = weir_llvm_strip_bitcasts(LLVMGetOperand(arg, 0));
-    /* not a heap block's or an array's cell: it stands for the cells of
-     * every block of its site (every stream's handle field) */
-    if (weir_llvm_pts(ctx, p, &locs) == 1 && !ts->shared[locs[0]] && weir_llvm_strong_target(ctx, locs[0]))
-      push_fact(strong, loc(ctx, locs[0]));
-    uint32_t vid = LLVMIsAAllocaInst(p) ? weir_llvm_vid(ctx, p) : WEIR_LLVM_NONE;
-    if (vid != WEIR_LLVM_NONE && ctx->spill_of[vid] != WEIR_LLVM_NONE) push_fact(strong, ctx->fact_a[ctx->spill_of[vid]]);
-  }
+  direct_holders(ctx, arg, strong);
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(at));
   if (origin->n == 1) {
     push_fact(strong, ts->site_fact[origin->v[0]]);
@@ -674,12 +681,15 @@ static void leak_checks(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node, in
   }
 }
 
-/* The resource passed: its strong holders (what the value is, the slot it
- * was read from). Not the weak ones: a place that may hold the same
- * resource holds another one (of the same site) most of the time. */
+/* The resource passed: the value's own facts (direct_holders). Not the
+ * other holders a transition reaches: a place that may hold the same
+ * resource holds another one (of the same site, an earlier activation's)
+ * most of the time. A memory resource: the locations, as a transition. */
 static void error_check(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node, const weir_ts_entry *t) {
   weir_llvm_vec strong = {0}, weak = {0};
-  holders(ctx, inst, LLVMGetOperand(inst, t->arg), &strong, &weak);
+  LLVMValueRef arg = weir_llvm_strip_bitcasts(LLVMGetOperand(inst, t->arg));
+  if (spec_of(ctx)->memory) holders(ctx, inst, arg, &strong, &weak);
+  else if (weir_ts_value_origin(ctx, arg)->n) direct_holders(ctx, arg, &strong);
   size_t kept = 0;
   for (size_t k = 0; k < strong.n; ++k)
     if (!is_site_fact(ctx, strong.v[k])) strong.v[kept++] = strong.v[k];
