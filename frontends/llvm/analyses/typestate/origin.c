@@ -301,7 +301,23 @@ static int outlives(const weir_llvm_ctx *ctx, uint32_t l, LLVMValueRef fn) {
   return vid == WEIR_LLVM_NONE || ctx->spill_of[vid] == WEIR_LLVM_NONE;
 }
 
-/* escapes[s]: 2 when the resource is handed to a function neither the
+/* A move or try whose argument may be the resource of several sites
+ * (`close(b->fd)` in a destructor every open site's block reaches) moves
+ * each of them only weakly: which one it closed cannot be told, so none
+ * of them is leak-checked (escapes 3). */
+static void moved_together(weir_llvm_ctx *ctx, LLVMValueRef call, const char *name, size_t length) {
+  const weir_ts_spec *spec = ctx->config->typestate;
+  for (size_t e = 0; e < spec->count; ++e) {
+    const weir_ts_entry *t = &spec->entries[e];
+    if ((t->kind != WEIR_TS_MOVE && t->kind != WEIR_TS_TRY) || t->arg >= LLVMGetNumArgOperands(call) ||
+        strlen(t->fn) != length || memcmp(t->fn, name, length))
+      continue;
+    const weir_llvm_vec *o = weir_ts_value_origin(ctx, weir_llvm_strip_bitcasts(LLVMGetOperand(call, t->arg)));
+    for (size_t j = 0; j < o->n && o->n > 1; ++j) ctx->ts->escapes[o->v[j]] = 3;
+  }
+}
+
+/* escapes[s]: 3 see moved_together; 2 when the resource is handed to a function neither the
  * module nor the spec defines (it may keep or close it), 1 when it may
  * outlive the function that made it (a global, the heap, a caller's
  * memory, a return value). */
@@ -313,7 +329,11 @@ static void mark_escapes(weir_llvm_ctx *ctx) {
     if (!LLVMIsACallInst(inst) || weir_llvm_classify_call(ctx, inst) != WEIR_LLVM_CALL_EXTERNAL) continue;
     size_t length = 0;
     const char *name = weir_llvm_callee_name(inst, &length);
-    if (weir_ts_spec_names(spec, name, length) || (length > 5 && memcmp(name, "llvm.", 5) == 0)) continue;
+    if (weir_ts_spec_names(spec, name, length)) {
+      moved_together(ctx, inst, name, length);
+      continue;
+    }
+    if (length > 5 && memcmp(name, "llvm.", 5) == 0) continue;
     for (uint32_t k = 0; k < LLVMGetNumArgOperands(inst); ++k) {
       const weir_llvm_vec *o = weir_ts_value_origin(ctx, weir_llvm_strip_bitcasts(LLVMGetOperand(inst, k)));
       for (size_t j = 0; j < o->n; ++j) ts->escapes[o->v[j]] = 2;

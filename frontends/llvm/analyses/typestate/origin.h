@@ -19,7 +19,7 @@ typedef struct weir_ts_state {
   weir_llvm_vec *location;   /* [locations] sorted sites whose resource the location may hold */
   weir_llvm_vec *ret;        /* [fn_count] sorted sites a function may return */
   uint8_t *relevant;         /* [fn_count] 1: it or a callee makes a spec call on a resource */
-  uint8_t *escapes;          /* [site_count] 2: to an unknown callee; 1: out of its function */
+  uint8_t *escapes;          /* [site_count] 3: closed together with other sites; 2: to an unknown callee; 1: out of its function */
   weir_llvm_vec *proc_values;/* [fn_count] the values of the function that have a fact */
   weir_llvm_vec fact_locations; /* locations that have a fact of their own, and one shared one, sorted */
   /* The places vague pointers (weir_llvm_pts_vague: a container's void *)

@@ -579,13 +579,15 @@ static int decode(LLVMValueRef term, LLVMBasicBlockRef succ, branch_test *t) {
 }
 
 /* The edge where a creating call failed: a NULL stream, a negative
- * descriptor (`if (!f)`, `if (fd < 0)`, `if (fd == -1)`). */
+ * descriptor (`if (!f)`, `if (fd < 0)`, `if (fd == -1)`, `if (fd > 0)`'s
+ * else). */
 static int failed(const branch_test *t) {
   LLVMIntPredicate p = t->pred;
   if (t->null) return (p == LLVMIntEQ && t->when_true) || (p == LLVMIntNE && !t->when_true);
   if (t->c == -1)
     return ((p == LLVMIntEQ || p == LLVMIntSLE) && t->when_true) || ((p == LLVMIntNE || p == LLVMIntSGT) && !t->when_true);
-  if (t->c == 0) return (p == LLVMIntSLT && t->when_true) || (p == LLVMIntSGE && !t->when_true);
+  if (t->c == 0) /* fd < 0, and code that takes 0 for "none": `if (fd > 0) close(fd)` */
+    return ((p == LLVMIntSLT || p == LLVMIntSLE) && t->when_true) || ((p == LLVMIntSGE || p == LLVMIntSGT) && !t->when_true);
   return 0;
 }
 
