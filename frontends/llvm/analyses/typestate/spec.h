@@ -4,6 +4,7 @@
 #ifndef WEIR_FRONTENDS_LLVM_TYPESTATE_SPEC_H
 #define WEIR_FRONTENDS_LLVM_TYPESTATE_SPEC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "weir/status.h"

@@ -8,7 +8,7 @@
  * resource made there"). They flow like taint's (stores, loads, casts,
  * phis, arguments, returns); every pair carries the identity except at the
  * calls the spec names, where the spec's transition applies to the facts
- * that stand for the resource passed (holders() below: strong where they
+ * that stand for the resource passed (holders.c: strong where they
  * must be the same resource, weak, the join of old and new, where they
  * may). A finding is a check at such a call whose fact may be in an error
  * state there, or a resource whose S fact is still in a leak state when
@@ -20,21 +20,16 @@
 
 #include "frontends/llvm/analyses/typestate/origin.h"
 #include "frontends/llvm/analyses/typestate/spec.h"
+#include "frontends/llvm/analyses/typestate/ts.h"
 #include "frontends/llvm/internal.h"
 #include "frontends/llvm/report/report.h"
 #include "weir/ide.h"
 
 enum { FACT_VALUE = 0, FACT_LOCATION = 1, FACT_RETURN = 2, FACT_SITE = 3, FACT_SHARED = 4 };
 
-static const weir_ts_spec *spec_of(const weir_llvm_ctx *ctx) { return ctx->config->typestate; }
 
 
-static uint32_t val(const weir_llvm_ctx *ctx, LLVMValueRef v) {
-  uint32_t vid = v ? weir_llvm_vid(ctx, v) : WEIR_LLVM_NONE;
-  return vid == WEIR_LLVM_NONE ? 0 : ctx->fact_a[vid];
-}
 
-static uint32_t loc(const weir_llvm_ctx *ctx, uint32_t location) { return ctx->loc_fact[location]; }
 
 static int carries(const weir_llvm_ctx *ctx, uint32_t object) {
   const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, object);
@@ -160,145 +155,6 @@ static void pair_fn(weir_llvm_ctx *ctx, weir_llvm_flow *flow, uint32_t from, uin
   (void)ctx;
 }
 
-static void push_fact(weir_llvm_vec *out, uint32_t fact) {
-  if (fact) weir_llvm_vec_push(out, fact);
-}
-
-static int overlaps(const weir_llvm_vec *a, const weir_llvm_vec *b) {
-  for (size_t k = 0; k < a->n; ++k)
-    if (weir_llvm_vec_contains(b, a->v[k])) return 1;
-  return 0;
-}
-
-static int same_set(const weir_llvm_vec *a, const weir_llvm_vec *b) {
-  return a->n == b->n && (a->n == 0 || memcmp(a->v, b->v, a->n * sizeof *a->v) == 0);
-}
-
-/* The facts of the function `fn` (values, its own stack slots) whose
- * resource is exactly `origin`: where a resource made in fn itself is the
- * only one they can be (its copies at -O0, the value at -O2). */
-static void same_resource(const weir_llvm_ctx *ctx, LLVMValueRef fn, const weir_llvm_vec *origin, weir_llvm_vec *out) {
-  const weir_ts_state *ts = ctx->ts;
-  uint32_t proc = weir_llvm_map_get(&ctx->fn_index, fn);
-  if (proc == WEIR_LLVM_NONE) return;
-  for (size_t k = 0; k < ts->proc_values[proc].n; ++k) {
-    uint32_t v = ts->proc_values[proc].v[k];
-    if (same_set(&ts->value[v], origin)) push_fact(out, ctx->fact_a[v]);
-  }
-  for (size_t k = 0; k < ts->fact_locations.n; ++k) {
-    uint32_t l = ts->fact_locations.v[k];
-    const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, l).object);
-    if (o->kind == WEIR_LLVM_OBJECT_STACK && o->function == fn && !ts->shared[l] && same_set(&ts->location[l], origin))
-      push_fact(out, loc(ctx, l));
-  }
-}
-
-/* A local of `fn` itself. Not a global: it may hold the resource an
- * earlier call made at the same site (vlog's `log_fd` is the descriptor
- * a previous set_log_file opened, not the one this call just closed). */
-static int single_place(const weir_llvm_ctx *ctx, uint32_t l, LLVMValueRef fn) {
-  const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, l).object);
-  return o->kind == WEIR_LLVM_OBJECT_STACK && o->function == fn;
-}
-
-/* Whether `arg` is this activation's resource: the creating call's result
- * itself, or read from fn's own locals. Not one read from a global or a
- * heap block: that may be the resource an earlier call of fn made at the
- * same site (vlog's `close(log_fd)` closes the old log, not the
- * `new_log_fd` this call just opened). */
-static int made_here_within(const weir_llvm_ctx *ctx, LLVMValueRef arg, LLVMValueRef fn, int depth) {
-  arg = weir_llvm_strip_bitcasts(arg);
-  if (LLVMIsACallInst(arg)) return 1;
-  if (LLVMIsAConstant(arg)) return 1; /* NULL, -1: no resource */
-  if ((LLVMIsAPHINode(arg) || LLVMIsASelectInst(arg)) && depth > 0) { /* -O2: every incoming one */
-    unsigned count = LLVMIsAPHINode(arg) ? LLVMCountIncoming(arg) : 2;
-    for (unsigned k = 0; k < count; ++k)
-      if (!made_here_within(ctx, LLVMIsAPHINode(arg) ? LLVMGetIncomingValue(arg, k) : LLVMGetOperand(arg, k + 1), fn,
-                            depth - 1))
-        return 0;
-    return 1;
-  }
-  if (!LLVMIsALoadInst(arg)) return 0;
-  const uint32_t *locs = NULL;
-  size_t n = weir_llvm_pts(ctx, LLVMGetOperand(arg, 0), &locs);
-  for (size_t k = 0; k < n; ++k)
-    if (!single_place(ctx, locs[k], fn)) return 0;
-  return n > 0;
-}
-
-static int made_here(const weir_llvm_ctx *ctx, LLVMValueRef arg, LLVMValueRef fn) {
-  return made_here_within(ctx, arg, fn, 4);
-}
-
-/* The value's own facts (a value spec): the value, the local or global
- * scalar it was just loaded from (-O0 reloads a local before each use),
- * a spilled parameter. What a check looks at: the resource passed. */
-static void direct_holders(const weir_llvm_ctx *ctx, LLVMValueRef arg, weir_llvm_vec *out) {
-  const uint32_t *locs = NULL;
-  push_fact(out, val(ctx, arg));
-  if (!LLVMIsALoadInst(arg)) return;
-  LLVMValueRef p = weir_llvm_strip_bitcasts(LLVMGetOperand(arg, 0));
-  /* not a heap block's or an array's cell: it stands for the cells of
-   * every block of its site (every stream's handle field) */
-  if (weir_llvm_pts(ctx, p, &locs) == 1 && !ctx->ts->shared[locs[0]] && weir_llvm_strong_target(ctx, locs[0]))
-    push_fact(out, loc(ctx, locs[0]));
-  uint32_t vid = LLVMIsAAllocaInst(p) ? weir_llvm_vid(ctx, p) : WEIR_LLVM_NONE;
-  if (vid != WEIR_LLVM_NONE && ctx->spill_of[vid] != WEIR_LLVM_NONE) push_fact(out, ctx->fact_a[ctx->spill_of[vid]]);
-}
-
-/* The facts that stand for the resource `arg` at instruction `at`.
- * strong: they must be it: the value itself, the slot it was just loaded
- * from (-O0 reloads a local before every use) when that is one location,
- * a spilled parameter, S(site) when arg can only be that site's resource,
- * and, when that site is in this very function, every value and slot of
- * the function that can only hold that resource. weak: they may be it
- * (another place whose origin meets arg's: a global, a heap field, another
- * site's S). A memory resource: the locations arg points to, strong when
- * there is one. */
-static void holders(const weir_llvm_ctx *ctx, LLVMValueRef at, LLVMValueRef arg, weir_llvm_vec *strong,
-                    weir_llvm_vec *weak) {
-  const weir_ts_state *ts = ctx->ts;
-  const uint32_t *locs = NULL;
-  strong->n = weak->n = 0;
-  arg = weir_llvm_strip_bitcasts(arg);
-  if (spec_of(ctx)->memory) {
-    size_t n = weir_llvm_pts_vague(ctx, arg) ? 0 : weir_llvm_pts(ctx, arg, &locs);
-    for (size_t k = 0; k < n; ++k) push_fact(n == 1 ? strong : weak, loc(ctx, locs[k]));
-    return;
-  }
-  const weir_llvm_vec *origin = weir_ts_value_origin(ctx, arg);
-  if (!origin->n) return;
-  direct_holders(ctx, arg, strong);
-  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(at));
-  if (origin->n == 1) {
-    push_fact(strong, ts->site_fact[origin->v[0]]);
-    if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(ts->site_call[origin->v[0]])) == fn && made_here(ctx, arg, fn))
-      same_resource(ctx, fn, origin, strong);
-  } else {
-    for (size_t k = 0; k < origin->n; ++k) push_fact(weak, ts->site_fact[origin->v[k]]);
-  }
-  weir_llvm_vec_sort_unique(strong);
-  /* other places of this function only when arg is this activation's own
-   * resource; read from a global or a parameter it may be an older one */
-  for (size_t k = 0; k < ts->fact_locations.n && made_here(ctx, arg, fn); ++k) {
-    uint32_t l = ts->fact_locations.v[k];
-    /* a summary (heap block, array, the shared fact) stands for many
-     * places that hold other resources most of the time: "may be closed"
-     * there would make every later use of any of them a finding; so does
-     * a global or another function's local (other activations: a caller's
-     * own handle comes back through the argument it passed, arguments_back) */
-    if (overlaps(weir_ts_location_origin(ctx, l), origin) && !weir_llvm_vec_contains(strong, loc(ctx, l)) &&
-        !ts->shared[l] && weir_llvm_strong_target(ctx, l) && single_place(ctx, l, fn))
-      push_fact(weak, loc(ctx, l));
-  }
-  uint32_t proc = weir_llvm_map_get(&ctx->fn_index, fn);
-  for (size_t k = 0; proc != WEIR_LLVM_NONE && k < ts->proc_values[proc].n && made_here(ctx, arg, fn); ++k) {
-    uint32_t v = ts->proc_values[proc].v[k];
-    if (overlaps(&ts->value[v], origin) && !weir_llvm_vec_contains(strong, ctx->fact_a[v])) push_fact(weak, ctx->fact_a[v]);
-  }
-  weir_llvm_vec_sort_unique(weak);
-}
-
 /* The transition of the spec's `kind` entries (move or try) for (callee,
  * argument k): each state to the entry's target, others unchanged; weak
  * (not one resource for sure): the old state stays possible too. */
@@ -323,7 +179,7 @@ static void apply(weir_llvm_ctx *ctx, int kind, LLVMValueRef at, const char *nam
   if (!strong_fn) return;
   uint32_t weak_fn = transition(ctx, kind, name, length, k, 0);
   weir_llvm_vec strong = {0}, weak = {0};
-  holders(ctx, at, arg, &strong, &weak);
+  weir_ts_holders(ctx, at, arg, &strong, &weak);
   for (size_t j = 0; j < strong.n; ++j) pair_fn(ctx, flow, strong.v[j], strong.v[j], strong_fn);
   for (size_t j = 0; j < weak.n; ++j) pair_fn(ctx, flow, weak.v[j], weak.v[j], weak_fn);
   if (strong.failed || weak.failed) ctx->failed = 1;
@@ -472,7 +328,7 @@ static void arguments_back(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc,
   for (LLVMValueRef param = LLVMGetFirstParam(ctx->fns[proc].fn); param && k < args;
        param = LLVMGetNextParam(param), ++k) {
     LLVMValueRef arg = weir_llvm_strip_bitcasts(LLVMGetOperand(call, k));
-    holders(ctx, call, arg, &strong, &weak);
+    weir_ts_holders(ctx, call, arg, &strong, &weak);
     for (size_t j = 0; j < strong.n && val(ctx, param); ++j) {
       weir_llvm_flow_pair(ret_flow, val(ctx, param), strong.v[j]);
       weir_llvm_vec_push(replaced, strong.v[j]);
@@ -532,70 +388,7 @@ static void entry(weir_llvm_ctx *ctx, uint32_t proc, weir_llvm_flow *flow) {
   }
 }
 
-/* ---- branches: a failed creation, a try that succeeded ------------------- */
-/* A conditional branch on `x PRED constant` (after `!`, which clang -O0
- * writes as xor with true), seen from the edge to `succ`. */
-typedef struct branch_test {
-  LLVMValueRef x;
-  int64_t c;
-  int null;          /* the constant is a null pointer */
-  LLVMIntPredicate pred;
-  int when_true;     /* succ is taken when the comparison holds */
-} branch_test;
-
-static LLVMIntPredicate swapped(LLVMIntPredicate p) {
-  switch (p) {
-  case LLVMIntSLT: return LLVMIntSGT;
-  case LLVMIntSGT: return LLVMIntSLT;
-  case LLVMIntSLE: return LLVMIntSGE;
-  case LLVMIntSGE: return LLVMIntSLE;
-  default: return p;
-  }
-}
-
-static int is_constant(LLVMValueRef v) { return LLVMIsAConstantPointerNull(v) || LLVMIsAConstantInt(v); }
-
-static int decode(LLVMValueRef term, LLVMBasicBlockRef succ, branch_test *t) {
-  if (!LLVMIsABranchInst(term) || !LLVMIsConditional(term) || LLVMGetSuccessor(term, 0) == LLVMGetSuccessor(term, 1))
-    return 0;
-  LLVMValueRef cond = LLVMGetCondition(term);
-  int invert = 0;
-  while (LLVMIsABinaryOperator(cond) && LLVMGetInstructionOpcode(cond) == LLVMXor &&
-         LLVMIsAConstantInt(LLVMGetOperand(cond, 1)) && LLVMConstIntGetZExtValue(LLVMGetOperand(cond, 1)) == 1)
-    invert ^= 1, cond = LLVMGetOperand(cond, 0);
-  if (!LLVMIsAICmpInst(cond)) return 0;
-  LLVMValueRef a = weir_llvm_strip_bitcasts(LLVMGetOperand(cond, 0)), b = weir_llvm_strip_bitcasts(LLVMGetOperand(cond, 1));
-  t->pred = LLVMGetICmpPredicate(cond);
-  if (is_constant(a) && !is_constant(b)) {
-    LLVMValueRef s = a;
-    a = b, b = s, t->pred = swapped(t->pred);
-  }
-  if (!is_constant(b) || is_constant(a)) return 0;
-  t->x = a;
-  t->null = LLVMIsAConstantPointerNull(b) != NULL;
-  t->c = t->null ? 0 : LLVMConstIntGetSExtValue(b);
-  t->when_true = (succ == LLVMGetSuccessor(term, 0)) ^ invert;
-  return 1;
-}
-
-/* The edge where a creating call failed: a NULL stream, a negative
- * descriptor (`if (!f)`, `if (fd < 0)`, `if (fd == -1)`, `if (fd > 0)`'s
- * else). */
-static int failed(const branch_test *t) {
-  LLVMIntPredicate p = t->pred;
-  if (t->null) return (p == LLVMIntEQ && t->when_true) || (p == LLVMIntNE && !t->when_true);
-  if (t->c == -1)
-    return ((p == LLVMIntEQ || p == LLVMIntSLE) && t->when_true) || ((p == LLVMIntNE || p == LLVMIntSGT) && !t->when_true);
-  if (t->c == 0) /* fd < 0, and code that takes 0 for "none": `if (fd > 0) close(fd)` */
-    return ((p == LLVMIntSLT || p == LLVMIntSLE) && t->when_true) || ((p == LLVMIntSGE || p == LLVMIntSGT) && !t->when_true);
-  return 0;
-}
-
-/* The edge where a call returned 0 (`if (pthread_mutex_trylock(&m) == 0)`). */
-static int returned_zero(const branch_test *t) {
-  return !t->null && t->c == 0 && ((t->pred == LLVMIntEQ && t->when_true) || (t->pred == LLVMIntNE && !t->when_true));
-}
-
+/* ---- branches: a failed creation, a try that succeeded (branch.c) ------- */
 static int is_try(const weir_llvm_ctx *ctx, LLVMValueRef call, const char **name, size_t *length) {
   if (!call || !LLVMIsACallInst(call) || weir_llvm_classify_call(ctx, call) != WEIR_LLVM_CALL_EXTERNAL) return 0;
   *name = weir_llvm_callee_name(call, length);
@@ -606,11 +399,11 @@ static int is_try(const weir_llvm_ctx *ctx, LLVMValueRef call, const char **name
 }
 
 static void edge(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, weir_llvm_flow *flow) {
-  branch_test t;
-  if (!decode(term, succ, &t)) return;
-  if (!spec_of(ctx)->memory && failed(&t)) {
+  weir_ts_branch t;
+  if (!weir_ts_decode(term, succ, &t)) return;
+  if (!spec_of(ctx)->memory && weir_ts_failed(&t)) {
     weir_llvm_vec strong = {0}, weak = {0};
-    holders(ctx, term, t.x, &strong, &weak);
+    weir_ts_holders(ctx, term, t.x, &strong, &weak);
     for (size_t k = 0; k < strong.n; ++k) weir_llvm_flow_kill(flow, strong.v[k]);
     if (strong.failed || weak.failed) ctx->failed = 1;
     weir_llvm_vec_free(&strong);
@@ -618,7 +411,7 @@ static void edge(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicBlockRef succ, 
   }
   const char *name = NULL;
   size_t length = 0;
-  if (returned_zero(&t) && is_try(ctx, t.x, &name, &length))
+  if (weir_ts_returned_zero(&t) && is_try(ctx, t.x, &name, &length))
     for (uint32_t k = 0; k < LLVMGetNumArgOperands(t.x); ++k)
       apply(ctx, WEIR_TS_TRY, term, name, length, k, LLVMGetOperand(t.x, k), flow);
 }
@@ -632,9 +425,9 @@ static void try_sources(weir_llvm_ctx *ctx, LLVMValueRef call, const char *name,
     for (int hops = 0; user && hops < 3; ++hops) {
       if (LLVMIsABranchInst(user)) {
         for (unsigned s = 0; s < 2 && LLVMIsConditional(user); ++s) {
-          branch_test t;
+          weir_ts_branch t;
           LLVMBasicBlockRef succ = LLVMGetSuccessor(user, s);
-          if (decode(user, succ, &t) && t.x == call && returned_zero(&t))
+          if (weir_ts_decode(user, succ, &t) && t.x == call && weir_ts_returned_zero(&t))
             weir_llvm_add_source(ctx, ctx->node_of[weir_llvm_vid(ctx, LLVMGetFirstInstruction(succ))], call, name, length);
         }
         break;
@@ -690,8 +483,8 @@ static void leak_checks(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node, in
 static void error_check(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node, const weir_ts_entry *t) {
   weir_llvm_vec strong = {0}, weak = {0};
   LLVMValueRef arg = weir_llvm_strip_bitcasts(LLVMGetOperand(inst, t->arg));
-  if (spec_of(ctx)->memory) holders(ctx, inst, arg, &strong, &weak);
-  else if (weir_ts_value_origin(ctx, arg)->n) direct_holders(ctx, arg, &strong);
+  if (spec_of(ctx)->memory) weir_ts_holders(ctx, inst, arg, &strong, &weak);
+  else if (weir_ts_value_origin(ctx, arg)->n) weir_ts_direct_holders(ctx, arg, &strong);
   size_t kept = 0;
   for (size_t k = 0; k < strong.n; ++k)
     if (!is_site_fact(ctx, strong.v[k])) strong.v[kept++] = strong.v[k];
