@@ -314,6 +314,7 @@ struct weir_llvm_ctx {
   const uint32_t *fact_map;      /* while building: fact -> built number (NONE: pruned) */
   weir_llvm_vec *demand;         /* first pass of module/emit.c: the facts checks look at, instead of checks */
   weir_llvm_reach reach;         /* weir_llvm_call_reach's caches (analyses/common.c) */
+  struct weir_ts_state *ts;      /* typestate: origins, relevance, escapes (analyses/typestate/origin.c) */
   struct weir_analysis_ctx *api; /* a plugin analysis: the adapter's state (api/), else NULL */
   const weir_llvm_config *names; /* the table whose names make a defined function a library call
                                   * (taint: config; a plugin: its own table), or NULL */
@@ -496,6 +497,8 @@ weir_status weir_llvm_icfg_prepare(weir_llvm_ctx *ctx);
 /* Builds the problem (ctx->out->ifds) and its fact legend (emit.c). */
 weir_status weir_llvm_emit(weir_llvm_ctx *ctx);
 void weir_llvm_ctx_free(weir_llvm_ctx *ctx);
+/* Frees ctx->ts (analyses/typestate/origin.c; NULL is fine). */
+void weir_ts_state_free(weir_llvm_ctx *ctx);
 
 /* Records the source position of a node, for code flows (report/location.c). */
 void weir_llvm_note_node(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst);

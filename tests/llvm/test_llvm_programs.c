@@ -193,12 +193,12 @@ weir_status wt_build_all_facts(const wt_program *p, char paths[WT_MAX_FILES][102
   WEIR_TRY(weir_llvm_config_new(&config));
   weir_llvm_config_keep_all_facts(config, all_facts);
   weir_status s = config_path ? weir_llvm_config_load_file(config, config_path) : WEIR_OK;
-  /* typestate_NAME uses share/weir/typestate/NAME.spec */
+  /* typestate_NAME[_more].c uses share/weir/typestate/NAME.spec */
   weir_ts_spec *spec = NULL;
   if (s == WEIR_OK && p->analysis == WEIR_LLVM_TYPESTATE) {
     char path[1200];
     snprintf(path, sizeof path, "%s/../../../share/weir/typestate/%.*s.spec", WEIR_TEST_PROGRAMS,
-             (int)strcspn(p->name + 10, "."), p->name + 10);
+             (int)strcspn(p->name + 10, "._"), p->name + 10);
     s = weir_ts_spec_load(path, &spec);
     weir_llvm_config_typestate_spec(config, spec);
   }

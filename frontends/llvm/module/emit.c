@@ -45,10 +45,12 @@ typedef struct emitter {
   size_t keep_cap;
   weir_status status;      /* the first failure of a step that reports one */
   /* typestate (an IDE problem): the IDE builder that owns `builder`, and
-   * the edge functions of the function being built, (node, d1, d2, fn) in
-   * built numbering, placed on the node's out-edges after bypass.c. */
+   * the edge functions of the function being built, (node, to, d1, d2, fn)
+   * in built numbering, placed on the node's out-edges after bypass.c (to
+   * NONE: every out-edge; else only the branch edge to that node). */
   weir_ide_builder *ide;
   weir_llvm_vec pending;
+  int branch_edge; /* write_edge is writing a branch's edge to a successor */
 } emitter;
 
 /* ---- value facts die after their last use --------------------------------
@@ -263,7 +265,7 @@ static uint32_t put_flow(emitter *e, weir_llvm_flow *flow) {
 /* The flow's edge functions (typestate) in built numbering, for the
  * out-edges of `node`; a pair pruned or killed (a value that dies there)
  * has none. */
-static int note_fns(emitter *e, uint32_t node, const weir_llvm_flow *flow) {
+static int note_fns(emitter *e, uint32_t node, uint32_t to, const weir_llvm_flow *flow) {
   const uint32_t *map = e->ctx->fact_map;
   int any = 0;
   for (size_t k = 0; e->ide && k + 2 < flow->fns.n; k += 3) {
@@ -271,8 +273,8 @@ static int note_fns(emitter *e, uint32_t node, const weir_llvm_flow *flow) {
     if (d1 == d2 && weir_llvm_vec_contains(&flow->kills, d1)) continue; /* kills: sorted by put_flow */
     d1 = map[d1], d2 = map[d2];
     if (d1 == WEIR_LLVM_NONE || d2 == WEIR_LLVM_NONE) continue;
-    uint32_t entry[4] = {node, d1, d2, flow->fns.v[k + 2]};
-    for (int j = 0; j < 4; ++j) weir_llvm_vec_push(&e->pending, entry[j]);
+    uint32_t entry[5] = {node, to, d1, d2, flow->fns.v[k + 2]};
+    for (int j = 0; j < 5; ++j) weir_llvm_vec_push(&e->pending, entry[j]);
     any = 1;
   }
   return any;
@@ -281,7 +283,9 @@ static int note_fns(emitter *e, uint32_t node, const weir_llvm_flow *flow) {
 static void write_edge(emitter *e, uint32_t from, uint32_t to, weir_llvm_flow *flow) {
   uint32_t index = put_flow(e, flow);
   if (!building(e)) return;
-  if (note_fns(e, from, flow)) e->flow_is_id = 0; /* a transition: never bypassed */
+  /* a branch's edge (a try that succeeded) has its own transitions; any
+   * other node's transitions hold on each of its out-edges */
+  if (note_fns(e, from, e->branch_edge ? to : WEIR_LLVM_NONE, flow)) e->flow_is_id = 0; /* never bypassed */
   weir_llvm_vec_push(&e->fn_edges, from);
   weir_llvm_vec_push(&e->fn_edges, to);
   weir_llvm_vec_push(&e->fn_edges, index);
@@ -310,7 +314,7 @@ static int mark_kept(emitter *e, uint32_t proc, size_t checks, size_t sources) {
   const weir_llvm_problem *out = ctx->out;
   for (size_t c = checks; c < out->check_count; ++c) e->keep[out->checks[c].node - first] = 1;
   for (size_t c = sources; c < out->source_count; ++c) e->keep[out->sources[c].node - first] = 1;
-  for (size_t k = 0; k + 3 < e->pending.n; k += 4) e->keep[e->pending.v[k] - first] = 1;
+  for (size_t k = 0; k + 4 < e->pending.n; k += 5) e->keep[e->pending.v[k] - first] = 1;
   return 1;
 }
 
@@ -330,10 +334,10 @@ static void write_edges(emitter *e, uint32_t proc, size_t checks, size_t sources
   for (size_t k = 0; k + 2 < e->bypassed.n && building(e); k += 3) {
     uint32_t from = e->bypassed.v[k], to = e->bypassed.v[k + 1];
     keep(e, weir_ifds_builder_edge(e->builder, from, to, e->bypassed.v[k + 2]));
-    for (size_t j = 0; j + 3 < e->pending.n && building(e); j += 4)
-      if (e->pending.v[j] == from)
-        keep(e, weir_ide_builder_pair_fn(e->ide, WEIR_IDE_SITE_EDGE, from, to, e->pending.v[j + 1],
-                                         e->pending.v[j + 2], &ctx->out->ts_fns[e->pending.v[j + 3]]));
+    for (size_t j = 0; j + 4 < e->pending.n && building(e); j += 5)
+      if (e->pending.v[j] == from && (e->pending.v[j + 1] == WEIR_LLVM_NONE || e->pending.v[j + 1] == to))
+        keep(e, weir_ide_builder_pair_fn(e->ide, WEIR_IDE_SITE_EDGE, from, to, e->pending.v[j + 2],
+                                         e->pending.v[j + 3], &ctx->out->ts_fns[e->pending.v[j + 4]]));
   }
   e->pending.n = 0;
   ctx->out->stats.edges += (uint32_t)(e->bypassed.n / 3);
@@ -395,7 +399,9 @@ static void write_successor(emitter *e, LLVMValueRef term, uint32_t node, LLVMBa
   }
   if (ctx->hooks->edge) ctx->hooks->edge(ctx, term, succ, &e->flow2);
   weir_llvm_liveness_edge(ctx, &e->live, here, succ, &e->flow2);
+  e->branch_edge = 1;
   write_edge(e, node, first_node(ctx, succ), &e->flow2);
+  e->branch_edge = 0;
 }
 
 static void write_plain(emitter *e, LLVMValueRef inst, uint32_t proc, uint32_t node) {

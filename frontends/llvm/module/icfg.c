@@ -310,6 +310,7 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   weir_llvm_param_reads_free(ctx);
   weir_llvm_ranges_free(ctx);
   weir_llvm_tags_free(ctx);
+  weir_ts_state_free(ctx);
   free(ctx->appended);
   free(ctx->libcalls);
   weir_llvm_reach_free(ctx);

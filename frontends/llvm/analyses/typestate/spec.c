@@ -96,7 +96,31 @@ static weir_status state_word(parser *p, const char *w, uint32_t *out) {
                             : WEIR_OK;
 }
 
-/* create FN ret|argN STATE | move FN argN FROM TO | error FN argN FROM RULE CWE MESSAGE... */
+/* RULE CWE MESSAGE... at the end of an error or leak line. */
+static weir_status rule_words(parser *p, weir_ts_entry *e, const char *usage) {
+  char *rule = strtok(NULL, " \t"), *cwe = strtok(NULL, " \t"), *message = strtok(NULL, "");
+  if (!rule || !cwe || !message) return bad(p, "a rule, a CWE and a message are missing", usage);
+  WEIR_TRY(rule_of(p, rule, cwe, &e->rule));
+  while (*message == ' ' || *message == '\t') ++message;
+  if (strlen(message) >= sizeof e->message) return bad(p, "a message longer than 159 bytes", "shorten it");
+  snprintf(e->message, sizeof e->message, "%s", message);
+  e->to = e->from; /* an error leaves the state as it was */
+  return WEIR_OK;
+}
+
+/* leak STATE RULE CWE MESSAGE... */
+static weir_status leak_line(parser *p, char *rest) {
+  weir_ts_entry e;
+  memset(&e, 0, sizeof e);
+  e.kind = WEIR_TS_LEAK;
+  e.arg = WEIR_TS_RET;
+  if (!p->spec->state_count) return bad(p, "a directive before `states`", "put the `states` line first");
+  WEIR_TRY(state_word(p, strtok(rest, " \t"), &e.from));
+  WEIR_TRY(rule_words(p, &e, "write `leak STATE RULE CWE MESSAGE`"));
+  return push(p, &e);
+}
+
+/* create FN ret|argN STATE | move|try FN argN FROM TO | error FN argN FROM RULE CWE MESSAGE... */
 static weir_status entry_line(parser *p, int kind, char *rest) {
   weir_ts_entry e;
   memset(&e, 0, sizeof e);
@@ -109,17 +133,8 @@ static weir_status entry_line(parser *p, int kind, char *rest) {
   if (!parse_arg(arg, &e.arg) || (kind != WEIR_TS_CREATE && e.arg == WEIR_TS_RET))
     return bad(p, "a bad argument (expected argN with N < 63, or ret for create)", "write arg0, arg1, ... or ret");
   WEIR_TRY(state_word(p, strtok(NULL, " \t"), kind == WEIR_TS_CREATE ? &e.to : &e.from));
-  if (kind == WEIR_TS_MOVE) WEIR_TRY(state_word(p, strtok(NULL, " \t"), &e.to));
-  if (kind == WEIR_TS_ERROR) {
-    char *rule = strtok(NULL, " \t"), *cwe = strtok(NULL, " \t"), *message = strtok(NULL, "");
-    if (!rule || !cwe || !message)
-      return bad(p, "an error needs a rule, a CWE and a message", "write `error FN argN STATE RULE CWE MESSAGE`");
-    WEIR_TRY(rule_of(p, rule, cwe, &e.rule));
-    while (*message == ' ' || *message == '\t') ++message;
-    if (strlen(message) >= sizeof e.message) return bad(p, "a message longer than 159 bytes", "shorten it");
-    snprintf(e.message, sizeof e.message, "%s", message);
-    e.to = e.from; /* an error leaves the state as it was */
-  }
+  if (kind == WEIR_TS_MOVE || kind == WEIR_TS_TRY) WEIR_TRY(state_word(p, strtok(NULL, " \t"), &e.to));
+  if (kind == WEIR_TS_ERROR) WEIR_TRY(rule_words(p, &e, "write `error FN argN STATE RULE CWE MESSAGE`"));
   if (kind == WEIR_TS_CREATE) {
     int memory = e.arg != WEIR_TS_RET, first = 1;
     for (size_t k = 0; k < p->spec->count; ++k) first &= p->spec->entries[k].kind != WEIR_TS_CREATE;
@@ -153,8 +168,10 @@ static weir_status line(parser *p, char *text) {
   if (strcmp(word, "states") == 0) return states_line(p, strtok(NULL, ""));
   if (strcmp(word, "create") == 0) return entry_line(p, WEIR_TS_CREATE, strtok(NULL, ""));
   if (strcmp(word, "move") == 0) return entry_line(p, WEIR_TS_MOVE, strtok(NULL, ""));
+  if (strcmp(word, "try") == 0) return entry_line(p, WEIR_TS_TRY, strtok(NULL, ""));
   if (strcmp(word, "error") == 0) return entry_line(p, WEIR_TS_ERROR, strtok(NULL, ""));
-  return bad(p, "an unknown directive", "use weir-typestate, name, states, create, move or error");
+  if (strcmp(word, "leak") == 0) return leak_line(p, strtok(NULL, ""));
+  return bad(p, "an unknown directive", "use weir-typestate, name, states, create, move, try, error or leak");
 }
 
 static weir_status finish(parser *p) {
@@ -163,6 +180,10 @@ static weir_status finish(parser *p) {
   if (!p->magic) return bad(p, "an empty spec", "start the spec with `weir-typestate 1`");
   if (!p->spec->state_count) return bad(p, "no `states` line", "declare the states");
   if (!creates) return bad(p, "no `create` line: nothing is ever tracked", "add `create FN ret|argN STATE`");
+  for (size_t k = 0; k < p->spec->count; ++k)
+    if (p->spec->entries[k].kind == WEIR_TS_LEAK && p->spec->memory)
+      return bad(p, "`leak` in a spec of memory resources (create FN argN)",
+                 "remove the leak line: only values a call returns (create FN ret) can leak");
   return WEIR_OK;
 }
 

@@ -4,6 +4,7 @@
 #ifndef WEIR_FRONTENDS_LLVM_TYPESTATE_SPEC_H
 #define WEIR_FRONTENDS_LLVM_TYPESTATE_SPEC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "weir/status.h"
@@ -11,14 +12,17 @@
 #define WEIR_TS_RET UINT32_MAX /* the call's result, not an argument */
 #define WEIR_TS_MAX_RULES 16
 
-enum { WEIR_TS_CREATE = 0, WEIR_TS_MOVE = 1, WEIR_TS_ERROR = 2 };
+/* LEAK: no function (fn is ""), `from` the state a resource must not be
+ * left in when it becomes unreachable. TRY: a move that happens only on the
+ * branch where the call returned 0 (pthread_mutex_trylock). */
+enum { WEIR_TS_CREATE = 0, WEIR_TS_MOVE = 1, WEIR_TS_ERROR = 2, WEIR_TS_LEAK = 3, WEIR_TS_TRY = 4 };
 
 typedef struct weir_ts_entry {
   uint8_t kind;     /* WEIR_TS_* */
   char fn[128];
   uint32_t arg;     /* argument index, or WEIR_TS_RET (create only) */
-  uint32_t from, to; /* create: to; move: from -> to; error: from */
-  uint32_t rule;    /* error: into rules */
+  uint32_t from, to; /* create: to; move, try: from -> to; error, leak: from */
+  uint32_t rule;    /* error, leak: into rules */
   char message[160];
 } weir_ts_entry;
 
