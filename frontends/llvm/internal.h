@@ -50,7 +50,17 @@ typedef struct weir_llvm_check {
   /* typestate: the states (bits) in which the call is the error; a fact
    * counts only when its IDE value has one of them (0: IFDS, any fact). */
   uint32_t states;
+  /* const (analyses/const): what the use is (WEIR_LLVM_CONST_USE_*), the
+   * integer's width, and, while the module lives (pruning runs before it
+   * is disposed), the instruction that uses it and the operand. */
+  uint8_t const_use;
+  uint8_t bits;
+  LLVMValueRef user;
+  uint32_t operand;
 } weir_llvm_check;
+
+enum { WEIR_LLVM_CONST_USE_NONE = 0, WEIR_LLVM_CONST_USE_COMPARE = 1, WEIR_LLVM_CONST_USE_SWITCH = 2,
+       WEIR_LLVM_CONST_USE_BRANCH = 3, WEIR_LLVM_CONST_USE_ARGUMENT = 4 };
 
 /* Where facts are generated, for the related location and the code flow:
  * a taint source call, the allocation of uninitialized memory, a free. */
@@ -155,6 +165,8 @@ struct weir_llvm_config {
   uint32_t *sorted;      /* rule indices: exact names in name order, then the patterns */
   size_t sorted_count, pattern_count;
   int keep_all_facts;    /* weir_llvm_config_keep_all_facts: no demand pruning (module/emit.c) */
+  int prune_with_const;  /* weir_llvm_config_prune_with_const (analyses/const/prune.c) */
+  int const_branches_only; /* const records only the uses a branch decides on (pruning's demand) */
 };
 
 /* Rules of `kind` for callee `name` (length `length`), up to `capacity`. */
@@ -312,6 +324,7 @@ struct weir_llvm_ctx {
   weir_llvm_vec *demand;         /* first pass of module/emit.c: the facts checks look at, instead of checks */
   weir_llvm_reach reach;         /* weir_llvm_call_reach's caches (analyses/common.c) */
   struct weir_analysis_ctx *api; /* a plugin analysis: the adapter's state (api/), else NULL */
+  struct weir_llvm_const_state *cst; /* const: locations per function and kind (analyses/const) */
   const weir_llvm_config *names; /* the table whose names make a defined function a library call
                                   * (taint: config; a plugin: its own table), or NULL */
   uint32_t fact_count;
@@ -506,6 +519,13 @@ extern const weir_llvm_hooks weir_llvm_taint_hooks;
 extern const weir_llvm_hooks weir_llvm_uninit_hooks;
 extern const weir_llvm_hooks weir_llvm_uaf_hooks;
 extern const weir_llvm_hooks weir_llvm_typestate_hooks;
+extern const weir_llvm_hooks weir_llvm_const_hooks;
+void weir_llvm_const_state_free(weir_llvm_ctx *ctx);
+/* --prune-with-const: builds and solves const on `module` (prepared) and
+ * makes the br/switch it decides unconditional, then removes the dead
+ * blocks (analyses/const/prune.c). */
+weir_status weir_llvm_const_prune(LLVMModuleRef module, const weir_llvm_config *config,
+                                  weir_llvm_build_stats *stats);
 extern const weir_llvm_hooks weir_llvm_api_hooks; /* a plugin analysis (api/hooks.c) */
 
 /* Frees what weir_llvm_note_node recorded (report/location.c; NULL is fine). */

@@ -232,9 +232,10 @@ static void record_legend(emitter *e) {
 /* The counts and every procedure (they come before the body). */
 static void build_procs(emitter *e, uint32_t live) {
   weir_llvm_ctx *ctx = e->ctx;
-  if (ctx->analysis == WEIR_LLVM_TYPESTATE) {
-    keep(e, weir_ide_builder_create(WEIR_IDE_TYPESTATE, ctx->out->ts_states, live, ctx->fn_count, ctx->node_count,
-                                    &e->ide));
+  if (ctx->analysis == WEIR_LLVM_TYPESTATE || ctx->analysis == WEIR_LLVM_CONST) {
+    int linear = ctx->analysis == WEIR_LLVM_CONST;
+    keep(e, weir_ide_builder_create(linear ? WEIR_IDE_LINEAR : WEIR_IDE_TYPESTATE, linear ? 0 : ctx->out->ts_states,
+                                    live, ctx->fn_count, ctx->node_count, &e->ide));
     if (e->ide) e->builder = weir_ide_builder_ifds(e->ide);
   } else {
     keep(e, weir_ifds_builder_create(live, ctx->fn_count, ctx->node_count, &e->builder));
@@ -269,6 +270,7 @@ static int note_fns(emitter *e, uint32_t node, const weir_llvm_flow *flow) {
   for (size_t k = 0; e->ide && k + 2 < flow->fns.n; k += 3) {
     uint32_t d1 = flow->fns.v[k], d2 = flow->fns.v[k + 1];
     if (d1 == d2 && weir_llvm_vec_contains(&flow->kills, d1)) continue; /* kills: sorted by put_flow */
+    if (flow->fns.v[k + 2] == 0) continue; /* the identity: the default (const lists it to merge with it) */
     d1 = map[d1], d2 = map[d2];
     if (d1 == WEIR_LLVM_NONE || d2 == WEIR_LLVM_NONE) continue;
     uint32_t entry[4] = {node, d1, d2, flow->fns.v[k + 2]};
@@ -276,6 +278,19 @@ static int note_fns(emitter *e, uint32_t node, const weir_llvm_flow *flow) {
     any = 1;
   }
   return any;
+}
+
+/* The edge functions of a call-to-return (site CALL) or callee (CALLEE_*)
+ * flow, placed at once (call nodes are never bypassed). */
+static void site_fns(emitter *e, weir_ide_site site, uint32_t a, uint32_t b, const weir_llvm_flow *flow) {
+  const uint32_t *map = e->ctx->fact_map;
+  for (size_t k = 0; e->ide && building(e) && k + 2 < flow->fns.n; k += 3) {
+    uint32_t d1 = flow->fns.v[k], d2 = flow->fns.v[k + 1];
+    if (flow->identity && d1 == d2 && weir_llvm_vec_contains(&flow->kills, d1)) continue;
+    d1 = map[d1], d2 = map[d2];
+    if (d1 == WEIR_LLVM_NONE || d2 == WEIR_LLVM_NONE || flow->fns.v[k + 2] == 0) continue;
+    keep(e, weir_ide_builder_pair_fn(e->ide, site, a, b, d1, d2, &e->ctx->out->ts_fns[flow->fns.v[k + 2]]));
+  }
 }
 
 static void write_edge(emitter *e, uint32_t from, uint32_t to, weir_llvm_flow *flow) {
@@ -355,6 +370,8 @@ static void write_callee(emitter *e, LLVMValueRef call, uint32_t node, uint32_t 
   uint32_t return_flow = put_flow(e, &e->flow2);
   if (!building(e)) return;
   keep(e, weir_ifds_builder_callee(e->builder, node, proc, call_flow, return_flow));
+  site_fns(e, WEIR_IDE_SITE_CALLEE_CALL, node, proc, &e->flow);
+  site_fns(e, WEIR_IDE_SITE_CALLEE_RETURN, node, proc, &e->flow2);
   ctx->out->stats.callee_lines++;
 }
 
@@ -367,6 +384,7 @@ static void write_call(emitter *e, LLVMValueRef call, uint32_t vid, uint32_t nod
   uint32_t flow = put_flow(e, &e->flow);
   if (building(e)) {
     keep(e, weir_ifds_builder_call(e->builder, node, ret, flow));
+    site_fns(e, WEIR_IDE_SITE_CALL, node, 0, &e->flow);
     ctx->out->stats.call_sites++;
   }
   for (uint32_t k = 0; k < ctx->callee_count[vid]; ++k)
