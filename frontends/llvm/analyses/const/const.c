@@ -103,6 +103,8 @@ static void number(weir_llvm_ctx *ctx) {
       ctx->fns[p].ret_fact = weir_llvm_new_fact(ctx, FACT_RETURN, p);
   }
   sort_locations(ctx);
+  LLVMValueRef main_fn = LLVMGetNamedFunction(ctx->module, "main");
+  ctx->cst->has_main = main_fn && LLVMCountBasicBlocks(main_fn) > 0;
 }
 
 void weir_llvm_const_state_free(weir_llvm_ctx *ctx) {
@@ -157,7 +159,11 @@ static void entry(weir_llvm_ctx *ctx, uint32_t proc, weir_llvm_flow *flow) {
   size_t length = 0;
   const char *name = LLVMGetValueName2(ctx->fns[proc].fn, &length);
   int is_main = length == 4 && memcmp(name, "main", 4) == 0;
-  int outside = !ctx->fns[proc].incoming || ctx->fns[proc].address_taken; /* called from where const cannot see */
+  /* called from where const cannot see: no call in the module, its
+   * address taken, or (a library: no main) any function others may link to */
+  LLVMLinkage linkage = LLVMGetLinkage(ctx->fns[proc].fn);
+  int exported = linkage != LLVMInternalLinkage && linkage != LLVMPrivateLinkage;
+  int outside = !ctx->fns[proc].incoming || ctx->fns[proc].address_taken || (!s->has_main && exported);
   if (outside || is_main)
     for (LLVMValueRef p = LLVMGetFirstParam(ctx->fns[proc].fn); p; p = LLVMGetNextParam(p))
       if (is_int(p)) gen_bottom(ctx, flow, val(ctx, p));
@@ -246,7 +252,9 @@ static void define(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t to, weir_llvm
   int64_t a = 0, b = 0;
   weir_llvm_flow_kill(flow, to); /* the last iteration's value (a loop) is gone */
   LLVMOpcode op = LLVMGetInstructionOpcode(inst);
-  if (LLVMIsALoadInst(inst)) {
+  if (LLVMIsALoadInst(inst) && LLVMGetVolatile(inst)) {
+    gen_bottom(ctx, flow, to); /* another agent may have changed it */
+  } else if (LLVMIsALoadInst(inst)) {
     load(ctx, inst, to, flow);
   } else if (weir_llvm_const_affine(inst, &x, &a, &b)) {
     weir_ide_fn f = weir_ide_fn_linear(a, b);

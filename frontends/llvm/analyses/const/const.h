@@ -10,6 +10,7 @@ typedef struct weir_llvm_const_state {
   weir_llvm_vec *stack;   /* [fn_count] the locations of each function's allocas */
   weir_llvm_vec globals;  /* locations of global variables */
   weir_llvm_vec others;   /* heap and external locations: not a constant at any entry */
+  int has_main;           /* a program: exported functions are called from it only */
   /* the edge-function table is ctx->out->ts_fns (fns aliases it); slots hash it */
   weir_ide_fn *fns;
   uint32_t fn_cap;
