@@ -569,9 +569,11 @@ static void print_summary(const analyze_args *a, const run_state *r) {
     fprintf(stderr, "; const pruned %u branches (%u blocks removed) in %.3f s", b->const_pruned_branches,
             b->const_pruned_blocks, b->seconds_const_prune);
   if (strcmp(weir_llvm_problem_analysis(r->lp), "const") == 0)
-    fprintf(stderr, "; const: %zu uses, %zu constant, %zu unreached, %zu not constant (%llu jump function updates)",
-            r->values.count, r->values.constant, r->values.unreached,
-            r->values.count - r->values.constant - r->values.unreached, (unsigned long long)r->values.jump_updates);
+    fprintf(stderr, "; const: %zu uses, %zu constant, %zu unreached, %zu not constant (%llu jump function updates; "
+            "memory %s)", r->values.count, r->values.constant, r->values.unreached,
+            r->values.count - r->values.constant - r->values.unreached, (unsigned long long)r->values.jump_updates,
+            r->values.local_memory ? "within functions: the interprocedural estimate passed its budget"
+                                   : "interprocedural");
   size_t reported = weir_llvm_findings_reported(&r->findings);
   fprintf(stderr, "; load %.3f s; %s on %s: %llu path edges in %.3f s; %zu finding%s\n", r->seconds_load,
           a->solver, r->backend, (unsigned long long)r->result.path_edges, r->seconds_solve, reported,

@@ -157,6 +157,7 @@ typedef struct weir_llvm_const_values {
   size_t unreached; /* uses of kind UNREACHED */
   uint64_t path_edges, jump_updates;
   uint32_t facts;
+  int local_memory; /* 1: locations were kept within functions (the memory budget, docs/const.md) */
 } weir_llvm_const_values;
 
 /* Solves a const problem with the IDE reference solver and reads the value

@@ -99,6 +99,7 @@ struct weir_llvm_problem {
   struct weir_ide_problem *ide;
   struct weir_ide_fn *ts_fns;
   uint32_t ts_fn_count, ts_states;
+  uint8_t const_local_memory; /* const: locations kept within functions (analyses/const/const.c) */
 };
 
 /* ---- the library table (analyses/config.c): the --config format ----------- */

@@ -45,8 +45,8 @@ typedef struct emitter {
   size_t keep_cap;
   weir_status status;      /* the first failure of a step that reports one */
   /* typestate (an IDE problem): the IDE builder that owns `builder`, and
-   * the edge functions of the function being built, (node, d1, d2, fn) in
-   * built numbering, placed on the node's out-edges after bypass.c. */
+   * the edge functions of the function being built, (node, to, d1, d2, fn)
+   * in built numbering, placed on that edge after bypass.c (both ends kept). */
   weir_ide_builder *ide;
   weir_llvm_vec pending;
 } emitter;
@@ -264,7 +264,7 @@ static uint32_t put_flow(emitter *e, weir_llvm_flow *flow) {
 /* The flow's edge functions (typestate) in built numbering, for the
  * out-edges of `node`; a pair pruned or killed (a value that dies there)
  * has none. */
-static int note_fns(emitter *e, uint32_t node, const weir_llvm_flow *flow) {
+static int note_fns(emitter *e, uint32_t node, uint32_t to, const weir_llvm_flow *flow) {
   const uint32_t *map = e->ctx->fact_map;
   int any = 0;
   for (size_t k = 0; e->ide && k + 2 < flow->fns.n; k += 3) {
@@ -273,8 +273,8 @@ static int note_fns(emitter *e, uint32_t node, const weir_llvm_flow *flow) {
     if (flow->fns.v[k + 2] == 0) continue; /* the identity: the default (const lists it to merge with it) */
     d1 = map[d1], d2 = map[d2];
     if (d1 == WEIR_LLVM_NONE || d2 == WEIR_LLVM_NONE) continue;
-    uint32_t entry[4] = {node, d1, d2, flow->fns.v[k + 2]};
-    for (int j = 0; j < 4; ++j) weir_llvm_vec_push(&e->pending, entry[j]);
+    uint32_t entry[5] = {node, to, d1, d2, flow->fns.v[k + 2]};
+    for (int j = 0; j < 5; ++j) weir_llvm_vec_push(&e->pending, entry[j]);
     any = 1;
   }
   return any;
@@ -296,7 +296,7 @@ static void site_fns(emitter *e, weir_ide_site site, uint32_t a, uint32_t b, con
 static void write_edge(emitter *e, uint32_t from, uint32_t to, weir_llvm_flow *flow) {
   uint32_t index = put_flow(e, flow);
   if (!building(e)) return;
-  if (note_fns(e, from, flow)) e->flow_is_id = 0; /* a transition: never bypassed */
+  if (note_fns(e, from, to, flow)) e->flow_is_id = 0; /* a transition: never bypassed */
   weir_llvm_vec_push(&e->fn_edges, from);
   weir_llvm_vec_push(&e->fn_edges, to);
   weir_llvm_vec_push(&e->fn_edges, index);
@@ -325,7 +325,9 @@ static int mark_kept(emitter *e, uint32_t proc, size_t checks, size_t sources) {
   const weir_llvm_problem *out = ctx->out;
   for (size_t c = checks; c < out->check_count; ++c) e->keep[out->checks[c].node - first] = 1;
   for (size_t c = sources; c < out->source_count; ++c) e->keep[out->sources[c].node - first] = 1;
-  for (size_t k = 0; k + 3 < e->pending.n; k += 4) e->keep[e->pending.v[k] - first] = 1;
+  /* An edge with edge functions keeps both ends: its functions belong to
+   * that edge alone (a branch's successors take different phi values). */
+  for (size_t k = 0; k + 4 < e->pending.n; k += 5) e->keep[e->pending.v[k] - first] = e->keep[e->pending.v[k + 1] - first] = 1;
   return 1;
 }
 
@@ -345,10 +347,10 @@ static void write_edges(emitter *e, uint32_t proc, size_t checks, size_t sources
   for (size_t k = 0; k + 2 < e->bypassed.n && building(e); k += 3) {
     uint32_t from = e->bypassed.v[k], to = e->bypassed.v[k + 1];
     keep(e, weir_ifds_builder_edge(e->builder, from, to, e->bypassed.v[k + 2]));
-    for (size_t j = 0; j + 3 < e->pending.n && building(e); j += 4)
-      if (e->pending.v[j] == from)
-        keep(e, weir_ide_builder_pair_fn(e->ide, WEIR_IDE_SITE_EDGE, from, to, e->pending.v[j + 1],
-                                         e->pending.v[j + 2], &ctx->out->ts_fns[e->pending.v[j + 3]]));
+    for (size_t j = 0; j + 4 < e->pending.n && building(e); j += 5)
+      if (e->pending.v[j] == from && e->pending.v[j + 1] == to)
+        keep(e, weir_ide_builder_pair_fn(e->ide, WEIR_IDE_SITE_EDGE, from, to, e->pending.v[j + 2],
+                                         e->pending.v[j + 3], &ctx->out->ts_fns[e->pending.v[j + 4]]));
   }
   e->pending.n = 0;
   ctx->out->stats.edges += (uint32_t)(e->bypassed.n / 3);

@@ -31,6 +31,17 @@ static uint32_t val(const weir_llvm_ctx *ctx, LLVMValueRef v) {
 
 static uint32_t loc(const weir_llvm_ctx *ctx, uint32_t location) { return ctx->loc_fact[location]; }
 
+/* Whether a sorted location array holds `l`. */
+static int holds(const uint32_t *v, size_t n, uint32_t l) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid] < l) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && v[lo] == l;
+}
+
 static void gen_bottom(weir_llvm_ctx *ctx, weir_llvm_flow *flow, uint32_t to) {
   weir_ide_fn bot = weir_llvm_const_bottom();
   weir_llvm_const_pair(ctx, flow, 0, to, &bot);
@@ -78,39 +89,89 @@ static void sort_locations(weir_llvm_ctx *ctx) {
   }
 }
 
+/* How much carrying locations through callees costs: every location fact
+ * a function (or its callees) reads enters it and lives on its nodes, in
+ * each context. Past the budget (btmon -O0: hundreds of location facts
+ * through a call tree of 100 k nodes, more than 33 M path edges, which the
+ * serial reference solver cannot hold) const keeps memory within each
+ * function: a location holds ⊥ at the start of every function that loads
+ * it (main: globals at their initial values) and after every call that may
+ * write it; values still cross calls as arguments and results. */
+#define WEIR_CONST_MEMORY_BUDGET 4000000ull
+
+static void direct_reads(weir_llvm_ctx *ctx, uint32_t p) {
+  weir_llvm_vec *out = &ctx->cst->reads[p];
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(ctx->fns[p].fn); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsALoadInst(i) || !is_int(i)) continue;
+      const uint32_t *locs = NULL;
+      size_t n = weir_llvm_pts(ctx, LLVMGetOperand(i, 0), &locs);
+      for (size_t k = 0; k < n; ++k)
+        if (loc(ctx, locs[k])) push(ctx, out, locs[k]);
+    }
+  weir_llvm_vec_sort_unique(out);
+}
+
+static void choose_memory_mode(weir_llvm_ctx *ctx) {
+  weir_llvm_const_state *s = ctx->cst;
+  uint64_t cost = 0;
+  for (uint32_t p = 0; p < ctx->fn_count; ++p) {
+    const uint32_t *ref = NULL, *mod = NULL;
+    size_t nr = weir_llvm_memory_ref(ctx->memory, ctx->fns[p].fn, &ref), facts = 0;
+    size_t nm = weir_llvm_memory_mod(ctx->memory, ctx->fns[p].fn, &mod);
+    for (size_t k = 0; k < nr; ++k) facts += loc(ctx, ref[k]) != 0;
+    for (size_t k = 0; k < nm; ++k) facts += loc(ctx, mod[k]) != 0 && !holds(ref, nr, mod[k]);
+    cost += (uint64_t)facts * (ctx->fns[p].last - ctx->fns[p].first + 1);
+  }
+  s->local_memory = cost > WEIR_CONST_MEMORY_BUDGET;
+  ctx->out->const_local_memory = (uint8_t)s->local_memory;
+  if (!s->local_memory) return;
+  s->reads = calloc(ctx->fn_count ? ctx->fn_count : 1, sizeof *s->reads);
+  if (!s->reads) return (void)(ctx->failed = 1);
+  for (uint32_t p = 0; p < ctx->fn_count; ++p) direct_reads(ctx, p);
+}
+
+/* Facts for the integers that may be a constant somewhere (maybe.c); the
+ * others are ⊥ wherever they hold and need none. */
 static void number(weir_llvm_ctx *ctx) {
   ctx->cst = calloc(1, sizeof *ctx->cst);
   if (ctx->cst) ctx->cst->stack = calloc(ctx->fn_count ? ctx->fn_count : 1, sizeof *ctx->cst->stack);
   uint32_t locations = weir_llvm_memory_location_count(ctx->memory);
   ctx->loc_fact = calloc(locations ? locations : 1, sizeof *ctx->loc_fact);
   if (!ctx->cst || !ctx->cst->stack || !ctx->loc_fact) return (void)(ctx->failed = 1);
+  LLVMValueRef main_fn = LLVMGetNamedFunction(ctx->module, "main");
+  ctx->cst->has_main = main_fn && LLVMCountBasicBlocks(main_fn) > 0;
   weir_ide_fn id = weir_ide_fn_identity(WEIR_IDE_LINEAR, 0);
   weir_llvm_const_intern(ctx, &id); /* function 0: the identity */
+  uint8_t *may_value = NULL, *may_location = NULL, *may_ret = NULL;
+  if (!weir_llvm_const_maybe(ctx, &may_value, &may_location, &may_ret)) return (void)(ctx->failed = 1);
   /* The result of an intrinsic the ICFG skips (llvm.expect) gets no fact:
    * its uses read it as ⊥. */
   for (uint32_t v = 0; v < ctx->value_count; ++v)
-    if (is_int(ctx->values[v]) && !(LLVMIsACallInst(ctx->values[v]) &&
-                                    weir_llvm_classify_call(ctx, ctx->values[v]) == WEIR_LLVM_CALL_IGNORED))
+    if (may_value[v] && is_int(ctx->values[v]) &&
+        !(LLVMIsACallInst(ctx->values[v]) && weir_llvm_classify_call(ctx, ctx->values[v]) == WEIR_LLVM_CALL_IGNORED))
       ctx->fact_a[v] = weir_llvm_new_fact(ctx, FACT_VALUE, v);
   for (uint32_t l = 0; l < locations; ++l) {
     const weir_llvm_object *o = weir_llvm_memory_object(ctx->memory, weir_llvm_memory_location(ctx->memory, l).object);
-    if (o->kind != WEIR_LLVM_OBJECT_CONSTANT && o->kind != WEIR_LLVM_OBJECT_FUNCTION)
+    if (may_location[l] && o->kind != WEIR_LLVM_OBJECT_CONSTANT && o->kind != WEIR_LLVM_OBJECT_FUNCTION)
       ctx->loc_fact[l] = weir_llvm_new_fact(ctx, FACT_LOCATION, l);
   }
   for (uint32_t p = 0; p < ctx->fn_count; ++p) {
     LLVMTypeRef type = LLVMGetReturnType(LLVMGlobalGetValueType(ctx->fns[p].fn));
-    if (LLVMGetTypeKind(type) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(type) <= 64)
+    if (may_ret[p] && LLVMGetTypeKind(type) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(type) <= 64)
       ctx->fns[p].ret_fact = weir_llvm_new_fact(ctx, FACT_RETURN, p);
   }
+  free(may_value), free(may_location), free(may_ret);
   sort_locations(ctx);
-  LLVMValueRef main_fn = LLVMGetNamedFunction(ctx->module, "main");
-  ctx->cst->has_main = main_fn && LLVMCountBasicBlocks(main_fn) > 0;
+  choose_memory_mode(ctx);
 }
 
 void weir_llvm_const_state_free(weir_llvm_ctx *ctx) {
   weir_llvm_const_state *s = ctx->cst;
   if (!s) return;
   for (uint32_t p = 0; s->stack && p < ctx->fn_count; ++p) weir_llvm_vec_free(&s->stack[p]);
+  for (uint32_t p = 0; s->reads && p < ctx->fn_count; ++p) weir_llvm_vec_free(&s->reads[p]);
+  free(s->reads);
   free(s->stack);
   weir_llvm_vec_free(&s->globals);
   weir_llvm_vec_free(&s->others);
@@ -138,7 +199,9 @@ static void describe(weir_llvm_ctx *ctx, uint32_t fact, weir_llvm_text *out) {
 /* The value a global location holds before main runs: its initialiser
  * when that is zero everywhere or a plain integer at offset 0; 0 when
  * const does not read it (a struct or array initialiser: ⊥). */
-static int initial_value(const weir_llvm_ctx *ctx, uint32_t location, int64_t *out) {
+int weir_llvm_const_initial(const weir_llvm_ctx *ctx, uint32_t location, int64_t *out) {
+  int64_t ignored = 0;
+  if (!out) out = &ignored;
   weir_llvm_location_info info = weir_llvm_memory_location(ctx->memory, location);
   LLVMValueRef g = weir_llvm_memory_object(ctx->memory, info.object)->site;
   LLVMValueRef init = g && LLVMIsAGlobalVariable(g) ? LLVMGetInitializer(g) : NULL;
@@ -150,8 +213,25 @@ static int initial_value(const weir_llvm_ctx *ctx, uint32_t location, int64_t *o
   return info.offset == 0 && weir_llvm_const_int_value(init, out);
 }
 
-static void gen_all_bottom(weir_llvm_ctx *ctx, weir_llvm_flow *flow, const weir_llvm_vec *locs) {
-  for (size_t k = 0; k < locs->n; ++k) gen_bottom(ctx, flow, loc(ctx, locs->v[k]));
+/* Globals, heap and external locations at an entry: only those the
+ * function (or its callees) may read need to hold there; the others never
+ * reach a load from it (a location a callee writes comes back from it).
+ * Generating every location at every entry made each callback of a big
+ * program carry thousands of facts through all its nodes. */
+static void gen_entry_locations(weir_llvm_ctx *ctx, uint32_t proc, weir_llvm_flow *flow, int initial) {
+  const weir_llvm_const_state *s = ctx->cst;
+  const uint32_t *ref = NULL, *mod = NULL;
+  size_t nr = weir_llvm_memory_ref(ctx->memory, ctx->fns[proc].fn, &ref);
+  size_t nm = weir_llvm_memory_mod(ctx->memory, ctx->fns[proc].fn, &mod);
+  for (size_t k = 0; k < s->globals.n; ++k) {
+    uint32_t l = s->globals.v[k];
+    int64_t c = 0;
+    if (!holds(ref, nr, l) && !holds(mod, nm, l)) continue; /* a written one goes back to callers */
+    if (initial && weir_llvm_const_initial(ctx, l, &c)) gen_const(ctx, flow, loc(ctx, l), c);
+    else gen_bottom(ctx, flow, loc(ctx, l));
+  }
+  for (size_t k = 0; k < s->others.n; ++k)
+    if (holds(ref, nr, s->others.v[k]) || holds(mod, nm, s->others.v[k])) gen_bottom(ctx, flow, loc(ctx, s->others.v[k]));
 }
 
 static void entry(weir_llvm_ctx *ctx, uint32_t proc, weir_llvm_flow *flow) {
@@ -167,18 +247,18 @@ static void entry(weir_llvm_ctx *ctx, uint32_t proc, weir_llvm_flow *flow) {
   if (outside || is_main)
     for (LLVMValueRef p = LLVMGetFirstParam(ctx->fns[proc].fn); p; p = LLVMGetNextParam(p))
       if (is_int(p)) gen_bottom(ctx, flow, val(ctx, p));
-  if (is_main && !ctx->fns[proc].address_taken) {
-    for (size_t k = 0; k < s->globals.n; ++k) {
+  if (s->local_memory) {
+    int initial = is_main && !ctx->fns[proc].address_taken;
+    for (size_t k = 0; k < s->reads[proc].n; ++k) {
+      uint32_t l = s->reads[proc].v[k];
       int64_t c = 0;
-      if (initial_value(ctx, s->globals.v[k], &c)) gen_const(ctx, flow, loc(ctx, s->globals.v[k]), c);
-      else gen_bottom(ctx, flow, loc(ctx, s->globals.v[k]));
+      if (initial && weir_llvm_const_initial(ctx, l, &c)) gen_const(ctx, flow, loc(ctx, l), c);
+      else gen_bottom(ctx, flow, loc(ctx, l));
     }
-    gen_all_bottom(ctx, flow, &s->others);
-  } else if (outside) {
-    gen_all_bottom(ctx, flow, &s->globals);
-    gen_all_bottom(ctx, flow, &s->others);
+  } else if (is_main || outside) {
+    gen_entry_locations(ctx, proc, flow, is_main && !ctx->fns[proc].address_taken);
   }
-  gen_all_bottom(ctx, flow, &s->stack[proc]); /* locals start unset */
+  for (size_t k = 0; k < s->stack[proc].n; ++k) gen_bottom(ctx, flow, loc(ctx, s->stack[proc].v[k])); /* locals start unset */
 }
 
 /* ---- instructions ----------------------------------------------------- */
@@ -297,10 +377,17 @@ static void move(weir_llvm_ctx *ctx, LLVMValueRef value, LLVMValueRef phi, weir_
 
 /* ---- calls ------------------------------------------------------------ */
 
-/* The locations a callee may write go through it (and come back); the
- * others stay with the caller. */
+/* Locations and calls (interprocedural memory): a location a callee may
+ * read or write goes into it and comes back from it (a write on some
+ * paths only meets the value that went in; a strong store replaces it);
+ * the caller keeps the others across the call. */
 static void call_to_return(weir_llvm_ctx *ctx, LLVMValueRef call, weir_llvm_flow *flow) {
   const weir_llvm_vec *mod = weir_llvm_callee_mod(ctx, call);
+  if (ctx->cst->local_memory) { /* what the call may write is no longer known */
+    for (size_t k = 0; k < mod->n; ++k) gen_bottom(ctx, flow, loc(ctx, mod->v[k]));
+    if (is_int(call)) weir_llvm_flow_kill(flow, val(ctx, call));
+    return;
+  }
   for (size_t k = 0; k < mod->n; ++k) weir_llvm_flow_kill(flow, loc(ctx, mod->v[k]));
   if (is_int(call)) weir_llvm_flow_kill(flow, val(ctx, call));
 }
@@ -311,29 +398,42 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
   uint32_t args = LLVMGetNumArgOperands(call), k = 0;
   for (LLVMValueRef param = LLVMGetFirstParam(fn); param && k < args; param = LLVMGetNextParam(param), ++k)
     if (is_int(param)) assign(ctx, call_flow, LLVMGetOperand(call, k), val(ctx, param));
+  if (ctx->fns[proc].ret_fact && is_int(call)) copy_pair(ctx, ret_flow, ctx->fns[proc].ret_fact, val(ctx, call));
+  if (ctx->cst->local_memory) return; /* locations stay in their function */
   const uint32_t *mod = NULL, *ref = NULL;
   size_t nm = weir_llvm_memory_mod(ctx->memory, fn, &mod), nr = weir_llvm_memory_ref(ctx->memory, fn, &ref);
   for (size_t j = 0; j < nr; ++j) weir_llvm_flow_pair(call_flow, loc(ctx, ref[j]), loc(ctx, ref[j]));
   for (size_t j = 0; j < nm; ++j) {
-    weir_llvm_flow_pair(call_flow, loc(ctx, mod[j]), loc(ctx, mod[j])); /* a write on some paths only */
+    weir_llvm_flow_pair(call_flow, loc(ctx, mod[j]), loc(ctx, mod[j]));
     weir_llvm_flow_pair(ret_flow, loc(ctx, mod[j]), loc(ctx, mod[j]));
   }
-  /* What the caller killed (its view of what this call may write) comes back. */
+  /* What the caller killed goes through every callee and comes back from
+   * each: a callee of an indirect call that does not touch it hands it
+   * back unchanged. */
   const weir_llvm_vec *touched = weir_llvm_callee_mod(ctx, call);
   for (size_t j = 0; j < touched->n; ++j) {
     weir_llvm_flow_pair(call_flow, loc(ctx, touched->v[j]), loc(ctx, touched->v[j]));
     weir_llvm_flow_pair(ret_flow, loc(ctx, touched->v[j]), loc(ctx, touched->v[j]));
   }
-  if (ctx->fns[proc].ret_fact && is_int(call))
-    copy_pair(ctx, ret_flow, ctx->fns[proc].ret_fact, val(ctx, call));
 }
 
 /* ---- uses ------------------------------------------------------------- */
+
+/* A use of integer `base` through casts is read where the first cast
+ * reads it: the value's fact may die there (its last use), before the
+ * compare or branch that uses the cast. */
+static uint32_t use_node(const weir_llvm_ctx *ctx, LLVMValueRef v, LLVMValueRef base, uint32_t node) {
+  while (v != base && LLVMIsAInstruction(v) && LLVMGetOperand(v, 0) != base) v = LLVMGetOperand(v, 0);
+  if (v == base || !LLVMIsAInstruction(v)) return node;
+  uint32_t vid = weir_llvm_vid(ctx, v);
+  return vid == WEIR_LLVM_NONE ? node : ctx->node_of[vid];
+}
 
 static void add_use(weir_llvm_ctx *ctx, LLVMValueRef user, uint32_t operand, uint32_t node, uint8_t kind) {
   LLVMValueRef base = weir_llvm_const_strip_casts(LLVMGetOperand(user, operand));
   uint32_t f = is_int(base) ? val(ctx, base) : 0;
   if (!f) return; /* a constant, or not an integer */
+  node = use_node(ctx, LLVMGetOperand(user, operand), base, node);
   weir_llvm_text name = {0};
   weir_llvm_memory_value_name(ctx->memory, base, &name);
   weir_llvm_text_put(&name, "", 0);

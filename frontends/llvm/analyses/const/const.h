@@ -11,6 +11,8 @@ typedef struct weir_llvm_const_state {
   weir_llvm_vec globals;  /* locations of global variables */
   weir_llvm_vec others;   /* heap and external locations: not a constant at any entry */
   int has_main;           /* a program: exported functions are called from it only */
+  int local_memory;       /* locations do not cross calls (const.c, the memory budget) */
+  weir_llvm_vec *reads;   /* local_memory: [fn_count] the locations each function loads */
   /* the edge-function table is ctx->out->ts_fns (fns aliases it); slots hash it */
   weir_ide_fn *fns;
   uint32_t fn_cap;
@@ -37,6 +39,13 @@ void weir_llvm_const_pair(weir_llvm_ctx *ctx, weir_llvm_flow *flow, uint32_t fro
 int weir_llvm_const_through_casts(LLVMValueRef v, LLVMValueRef base, int64_t value, int64_t *out);
 /* A use's integer: `v` without the trunc/zext/sext chain over it. */
 LLVMValueRef weir_llvm_const_strip_casts(LLVMValueRef v);
+/* The value a global location holds before main runs (its initialiser
+ * when zero everywhere or a plain integer at offset 0); 0 when const does
+ * not read it. `out` may be NULL. */
+int weir_llvm_const_initial(const weir_llvm_ctx *ctx, uint32_t location, int64_t *out);
+/* Marks the values, locations and returns a constant may reach (maybe.c);
+ * 0 on out of memory. The caller frees the three arrays. */
+int weir_llvm_const_maybe(weir_llvm_ctx *ctx, uint8_t **value, uint8_t **location, uint8_t **ret);
 /* `value` read as an integer of `bits` bits (sign-extended; i1: 0 or 1). */
 int64_t weir_llvm_const_normalize(int64_t value, uint32_t bits);
 

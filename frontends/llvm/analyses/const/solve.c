@@ -99,6 +99,7 @@ weir_status weir_llvm_const_solve(weir_llvm_problem *problem, weir_llvm_const_va
   out->path_edges = r.path_edges;
   out->jump_updates = stats.jump_updates;
   out->facts = problem->ide->ifds->fact_count;
+  out->local_memory = problem->const_local_memory;
   if (result) result->path_edges = r.path_edges; /* no holds: const has no findings */
   weir_ide_result_free(&r);
   return WEIR_OK;
@@ -138,8 +139,10 @@ weir_status weir_llvm_const_write_json(const weir_llvm_problem *problem, const w
   if (root && !realpath(root, resolved)) snprintf(resolved, sizeof resolved, "%s", root);
   fprintf(out, "{\n  \"version\": 1,\n  \"analysis\": \"const\",\n  \"input\": ");
   json_string(out, problem->name);
-  fprintf(out, ",\n  \"uses\": %zu,\n  \"constant\": %zu,\n  \"unreached\": %zu,\n  \"values\": [", values->count,
-          values->constant, values->unreached);
+  fprintf(out, ",\n  \"memory\": \"%s\",\n  \"facts\": %u,\n  \"path_edges\": %llu,\n  \"uses\": %zu,\n"
+          "  \"constant\": %zu,\n  \"unreached\": %zu,\n  \"values\": [",
+          values->local_memory ? "local" : "interprocedural", values->facts, (unsigned long long)values->path_edges,
+          values->count, values->constant, values->unreached);
   int first = 1;
   for (size_t k = 0; k < values->count; ++k) {
     const weir_llvm_const_use *u = &values->uses[k];
