@@ -4,8 +4,8 @@
  * callback, a field only ever filled by read()) is ⊥ wherever it holds, so
  * it gets no fact: its readers take ⊥ directly and its uses are not
  * recorded. On real programs most integers are of that kind (btmon -O0:
- * the facts of the IDE problem went from 10,343 to FIXME), and each fact
- * is path edges on every node it lives through. */
+ * 10,343 facts after demand pruning without this pass, 6,383 with it),
+ * and each fact is path edges on every node it lives through. */
 #include <stdlib.h>
 
 #include "frontends/llvm/analyses/const/const.h"
