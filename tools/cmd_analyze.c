@@ -565,7 +565,7 @@ static void print_summary(const analyze_args *a, const run_state *r) {
             b->memory_objects, b->memory_locations, (unsigned long long)b->memory_pairs,
             (unsigned long long)b->memory_work, b->memory_iterations, b->memory_merged,
             b->memory_degraded ? " (coarser: it reached its safety bound, see frontends/llvm/memory/README.md)" : "");
-  if (a->prune_with_const)
+  if (a->prune_with_const && !b->const_prune_skipped)
     fprintf(stderr, "; const pruned %u branches (%u blocks removed) in %.3f s", b->const_pruned_branches,
             b->const_pruned_blocks, b->seconds_const_prune);
   if (strcmp(weir_llvm_problem_analysis(r->lp), "const") == 0)
@@ -596,6 +596,10 @@ static weir_status triage(const analyze_args *a, weir_llvm_findings *findings) {
 static weir_status analyze(const analyze_args *a, weir_llvm_analysis analysis, weir_llvm_plugin *plugin, outputs *o,
                            run_state *r) {
   WEIR_TRY(build(a, analysis, plugin, &r->lp));
+  const weir_llvm_build_stats *b = weir_llvm_problem_stats(r->lp);
+  if (b->const_prune_skipped) /* a warning even with --quiet: the findings are the unpruned ones */
+    fprintf(stderr, "weir analyze: warning: --prune-with-const skipped after %.1f s, the module is analysed "
+                    "unpruned: %s\n", b->seconds_const_prune, b->const_prune_reason);
   if (o->emit) WEIR_TRY(weir_llvm_problem_write_stream(r->lp, o->emit_stream));
   double t0 = weir_cli_now();
   WEIR_TRY(weir_llvm_problem_load(r->lp, &r->problem));

@@ -78,6 +78,10 @@ static weir_status build_module(weir_llvm_problem *problem, LLVMModuleRef module
     double t0 = now();
     s = weir_llvm_const_prune(module, config, &problem->stats);
     problem->stats.seconds_const_prune = now() - t0;
+    if (s == WEIR_ERR_OUT_OF_MEMORY && problem->stats.const_prune_skipped) { /* module untouched: go on */
+      snprintf(problem->stats.const_prune_reason, sizeof problem->stats.const_prune_reason, "%s", weir_last_error());
+      s = WEIR_OK;
+    }
     if (s != WEIR_OK) {
       weir_llvm_config_free(defaults);
       return s;

@@ -103,6 +103,10 @@ typedef struct weir_llvm_build_stats {
   uint32_t const_pruned_branches; /* br/switch the const analysis made unconditional */
   uint32_t const_pruned_blocks;   /* blocks that became unreachable and were removed */
   double seconds_const_prune;     /* the const problem built and solved, the branches folded */
+  /* 1: the const problem did not fit in memory; the module was left as it
+   * was and the analysis ran without pruning (const_prune_reason says why) */
+  uint32_t const_prune_skipped;
+  char const_prune_reason[320];
 } weir_llvm_build_stats;
 
 /* Reads FILE (.ll or .bc), prepares it (optnone stripped, program-constant

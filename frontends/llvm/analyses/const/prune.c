@@ -124,6 +124,10 @@ static weir_status decide(LLVMModuleRef module, const weir_llvm_config *config, 
 weir_status weir_llvm_const_prune(LLVMModuleRef module, const weir_llvm_config *config, weir_llvm_build_stats *stats) {
   decisions d = {0};
   weir_status s = decide(module, config, &d);
+  /* The const problem of a big program may not fit the serial solver
+   * (ovsdb-server -O0: past 33 M jump functions): nothing was changed yet,
+   * so the caller may analyse the module unpruned. */
+  stats->const_prune_skipped = s == WEIR_ERR_OUT_OF_MEMORY;
   for (size_t k = 0; s == WEIR_OK && k < d.n; ++k) LLVMSetOperand(d.term[k], 0, d.cond[k]);
   weir_llvm_prepare_stats folded = {0};
   if (s == WEIR_OK && d.n) s = weir_llvm_fold_module(module, &folded);
