@@ -227,14 +227,19 @@ phase ifds-cases 60 env WEIR_TEST_BACKENDS="$spec" \
   "$build/tests/engine/weir_engine_cases"
 
 # 4b. One IFDS solve across the GPU and a cpu instance (docs/distributed.md):
-#     the outboxes cross between CUDA and the host; the result must be the
-#     reference solver's, byte for byte.
+#     the outboxes cross between CUDA and the host (32-bit keys: the problem
+#     fits them), by estimated work, then with every procedure spread (the
+#     owner hashed from d1 in the kernels) and 64-bit keys; the results must
+#     be the reference solver's, byte for byte.
 dist_problem="$logs/dist.ifds"
-phase ifds-across-devices 60 bash -c "'$weir' gen realistic --procs 2000 --seed 3 -o '$dist_problem' &&
+phase ifds-across-devices 90 bash -c "'$weir' gen realistic --procs 2000 --seed 3 -o '$dist_problem' &&
   '$weir' solve '$dist_problem' --solver reference -o '$dist_problem.ref' &&
   '$weir' solve '$dist_problem' --backend '$spec,cpu:0' -o '$dist_problem.multi' &&
   '$weir' solve '$dist_problem' --backend 'cpu:0,$spec' -o '$dist_problem.multi2' &&
-  cmp '$dist_problem.ref' '$dist_problem.multi' && cmp '$dist_problem.ref' '$dist_problem.multi2'"
+  WEIR_IFDS_OWNERSHIP=spread '$weir' solve '$dist_problem' --backend '$spec,cpu:0' -o '$dist_problem.spread' &&
+  WEIR_IFDS_WIDE_KEYS=1 '$weir' solve '$dist_problem' --backend 'cpu:0,$spec' -o '$dist_problem.wide' &&
+  cmp '$dist_problem.ref' '$dist_problem.multi' && cmp '$dist_problem.ref' '$dist_problem.multi2' &&
+  cmp '$dist_problem.ref' '$dist_problem.spread' && cmp '$dist_problem.ref' '$dist_problem.wide'"
 
 # 4b'. Atomics per path edge (issue 26): the engine reserves appends once per
 #     warp group (programs/ifds/ifds_sink_cuda.h); the summary line of one

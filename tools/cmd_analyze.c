@@ -553,11 +553,13 @@ static void print_summary(const analyze_args *a, const run_state *r) {
   if (b->modules > 1) fprintf(stderr, " from %u linked modules", b->modules);
   fprintf(stderr, "; frontend %.3f s (parse %.3f s, prepare %.3f s, points-to %.3f s)",
           b->seconds_parse + b->seconds_build, b->seconds_parse, b->seconds_prepare, b->seconds_points_to);
-  if (b->promoted || b->folded_branches || b->removed_blocks || b->threaded_edges || b->noreturn_calls)
+  if (b->promoted || b->forwarded_loads || b->folded_branches || b->removed_blocks || b->threaded_edges ||
+      b->noreturn_calls)
     fprintf(stderr,
-            "; prepared: %u allocas promoted, %u branches folded, %u edges threaded, %u calls that never return, "
-            "%u blocks removed",
-            b->promoted, b->folded_branches, b->threaded_edges, b->noreturn_calls, b->removed_blocks);
+            "; prepared: %u allocas promoted (%u out-parameter slots), %u loads forwarded, %u branches folded, %u "
+            "edges threaded, %u calls that never return, %u blocks removed",
+            b->promoted, b->out_slots, b->forwarded_loads, b->folded_branches, b->threaded_edges,
+            b->noreturn_calls, b->removed_blocks);
   if (b->memory_objects)
     fprintf(stderr,
             "; points-to: %u objects, %u locations, %llu pairs (%llu elements sent in %u iterations, %u nodes "

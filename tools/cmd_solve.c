@@ -46,7 +46,8 @@ void weir_solve_usage(FILE *out) {
           "                     message, and every rank exits with the same code\n"
           "  --stats FILE.json  write the solver's figures as JSON (across devices also:\n"
           "                     devices, rounds, exchanged_keys, exchanged_bytes,\n"
-          "                     seconds_exchange)\n"
+          "                     seconds_exchange, member_path_edges, member_busy_seconds,\n"
+          "                     path_edge_imbalance)\n"
           "  --strict           refuse a problem file without its `end` line (it may be\n"
           "                     truncated); without --strict such a file loads with a warning\n"
           "  --progress         progress lines on standard error, also when it is not a\n"
@@ -374,6 +375,18 @@ weir_status weir_solve_write_outputs(const weir_solve_args *a, const weir_ifds_r
   return stats_out ? weir_cli_output_commit(stats_out) : WEIR_OK;
 }
 
+/* Across devices: "; imbalance 1.04 (path edges per member 4.1 M / 4.2 M,
+ * busy 2.9 / 3.0 s)", members past the eighth left out of the lists. */
+static void print_members(FILE *out, const weir_ifds_stats *st) {
+  uint32_t n = st->devices < 8u ? st->devices : 8u;
+  fprintf(out, "; imbalance %.2f (path edges per member", weir_ifds_stats_imbalance(st));
+  for (uint32_t i = 0; i < n; ++i)
+    fprintf(out, "%s%.2f M", i ? " / " : " ", (double)st->member_path_edges[i] / 1e6);
+  fputs(", busy", out);
+  for (uint32_t i = 0; i < n; ++i) fprintf(out, "%s%.2f", i ? " / " : " ", st->member_busy_seconds[i]);
+  fprintf(out, " s%s)", st->devices > n ? ", the first 8 members" : "");
+}
+
 /* The one-line summary; engine runs add the figures of a resident solve,
  * solves across devices those of their exchanges. */
 void weir_solve_print_summary(FILE *out, const weir_solve_args *a, const weir_ifds_problem *problem,
@@ -401,6 +414,7 @@ void weir_solve_print_summary(FILE *out, const weir_solve_args *a, const weir_if
             (double)st->exchanged_bytes / 1e6,
             st->path_edges ? (double)st->exchanged_bytes / (double)st->path_edges : 0.0,
             st->seconds_exchange);
+  if (st->devices > 1) print_members(out, st);
   fprintf(out, ")\n");
 }
 

@@ -169,6 +169,29 @@ static void json_string(FILE *out, const char *s) {
   fputc('"', out);
 }
 
+double weir_ifds_stats_imbalance(const weir_ifds_stats *st) {
+  if (!st || st->struct_size < sizeof *st || st->devices < 2) return 0.0;
+  uint32_t n = st->devices < WEIR_IFDS_MEMBER_STATS ? st->devices : WEIR_IFDS_MEMBER_STATS;
+  uint64_t max = 0, sum = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    sum += st->member_path_edges[i];
+    if (st->member_path_edges[i] > max) max = st->member_path_edges[i];
+  }
+  return sum ? (double)max * n / (double)sum : 0.0;
+}
+
+/* Across devices: each member's owned path edges and busy seconds, and the
+ * imbalance (max over mean of the path edges). */
+static void write_members(const weir_ifds_stats *st, FILE *out) {
+  uint32_t n = st->devices < WEIR_IFDS_MEMBER_STATS ? st->devices : WEIR_IFDS_MEMBER_STATS;
+  fputs(", \"member_path_edges\": [", out);
+  for (uint32_t i = 0; i < n; ++i)
+    fprintf(out, "%s%llu", i ? ", " : "", (unsigned long long)st->member_path_edges[i]);
+  fputs("], \"member_busy_seconds\": [", out);
+  for (uint32_t i = 0; i < n; ++i) fprintf(out, "%s%.6f", i ? ", " : "", st->member_busy_seconds[i]);
+  fprintf(out, "], \"path_edge_imbalance\": %.4f", weir_ifds_stats_imbalance(st));
+}
+
 weir_status weir_ifds_write_stats_json(const weir_ifds_stats *given, const char *solver,
                                        const char *backend, double seconds_load, FILE *out) {
   if (!given || !out)
@@ -219,6 +242,7 @@ weir_status weir_ifds_write_stats_json(const weir_ifds_stats *given, const char 
   double per_edge = st->path_edges ? (double)st->peak_resident_bytes / (double)st->path_edges : 0;
   double atomics = st->path_edges ? (double)st->reserve_atomics / (double)st->path_edges : 0;
   fprintf(out, ", \"atomics_per_path_edge\": %.4f", atomics);
+  if (st->devices > 1) write_members(st, out);
   fprintf(out, ", \"path_edges_per_second\": %.1f, \"bytes_per_path_edge\": %.2f}\n", rate,
           per_edge);
   if (ferror(out))

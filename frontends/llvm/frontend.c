@@ -127,6 +127,8 @@ static void copy_prepare_stats(weir_llvm_build_stats *b, const weir_llvm_prepare
   b->removed_blocks = p->removed_blocks;
   b->threaded_edges = p->threaded_edges;
   b->noreturn_calls = p->noreturn_calls;
+  b->forwarded_loads = p->forwarded_loads;
+  b->out_slots = p->out_slots;
   b->promoted = p->promoted;
   b->seconds_prepare = p->seconds;
 }

@@ -97,6 +97,8 @@ typedef struct weir_llvm_build_stats {
   uint32_t removed_blocks;     /* blocks deleted as unreachable */
   uint32_t threaded_edges;     /* edges threaded past a branch their phis decide */
   uint32_t noreturn_calls;     /* calls of defined functions that never return: their block ends there */
+  uint32_t forwarded_loads;    /* loads replaced by the value a dominating store left */
+  uint32_t out_slots;          /* locals passed only to out-parameters, made SSA */
   uint32_t promoted;           /* allocas promoted to SSA values (mem2reg) */
   double seconds_prepare;      /* optnone, mem2reg, constant folding, verification */
   /* --prune-with-const (weir_llvm_config_prune_with_const): */
@@ -271,7 +273,9 @@ typedef enum weir_llvm_baseline_state {
 
 /* One finding per (rule, sink file:line:col): every check of that rule at
  * that place (several IR instructions of one expression, several objects a
- * pointer may point to, several sources) is merged into it. */
+ * pointer may point to, several sources) is merged into it; checks marked
+ * per_source (uninit) then merge per (rule, source, what), the nearest
+ * use kept and the others in `other_uses`. */
 typedef struct weir_llvm_finding {
   const char *rule;     /* "weir-taint-command-injection", "weir-uninit", ... */
   const char *message;  /* the first source's check (sources sorted: see findings.c) */
@@ -291,6 +295,10 @@ typedef struct weir_llvm_finding {
   unsigned suppressed_line; /* the line of that comment */
   int baseline;         /* weir_llvm_baseline_state */
   char fingerprint[40]; /* partialFingerprints weirFindingHash/v2: 16 hex digits ":N" */
+  int per_source;       /* one finding per (rule, source, what): other uses of the same source merge in */
+  uint32_t what;        /* what is read (weir_llvm_check.what) */
+  weir_llvm_location *other_uses; /* [other_use_count], owned: those other uses, in source order */
+  size_t other_use_count;
 } weir_llvm_finding;
 
 typedef struct weir_llvm_findings {

@@ -50,6 +50,10 @@ typedef struct weir_llvm_check {
   /* typestate: the states (bits) in which the call is the error; a fact
    * counts only when its IDE value has one of them (0: IFDS, any fact). */
   uint32_t states;
+  /* One finding per (rule, source) instead of per location: a use of an
+   * undefined value, whose every use downstream is the same bug. */
+  uint8_t per_source;
+  uint32_t what; /* with per_source: what is read (an analysis' key; findings merge only when equal) */
   /* const (analyses/const): what the use is (WEIR_LLVM_CONST_USE_*), the
    * integer's width, and, while the module lives (pruning runs before it
    * is disposed), the instruction that uses it and the operand. */
@@ -68,6 +72,7 @@ typedef struct weir_llvm_source {
   uint32_t node;
   uint32_t loc;
   char *name;
+  uint8_t per_source; /* what it reaches is one finding (weir_llvm_check.per_source) */
 } weir_llvm_source;
 
 struct weir_llvm_problem {

@@ -190,6 +190,9 @@ WEIR_API weir_status weir_ifds_write_result_file(const weir_ifds_result *result,
 /* Figures a solver reports. Unused fields stay 0. struct_size: see
  * weir/weir.h ("Structs the caller allocates"); the solvers fill the bytes
  * that fit and leave struct_size as the caller set it. */
+/* Members of a solve across devices with their own figures in the stats. */
+#define WEIR_IFDS_MEMBER_STATS 64
+
 typedef struct weir_ifds_stats {
   size_t struct_size; /* sizeof(weir_ifds_stats): WEIR_IFDS_STATS_INIT */
   uint64_t path_edges;
@@ -231,6 +234,14 @@ typedef struct weir_ifds_stats {
    * aggregated per group (a workgroup's batch on cpu, a subgroup on GPUs)
    * take fewer. Rolled-back iterations count again. */
   uint64_t reserve_atomics;
+  /* Engine across devices: per member (its index in the group; the first
+   * WEIR_IFDS_MEMBER_STATS), the path edges it owns (they add up to
+   * path_edges) and the seconds its windows ran on its host thread (busy
+   * time: the device computing, or the thread waiting for it). Max over mean
+   * of the path edges is the imbalance of the ownership (docs/distributed.md,
+   * "Partitioning"). Zero on one device. */
+  uint64_t member_path_edges[WEIR_IFDS_MEMBER_STATS];
+  double member_busy_seconds[WEIR_IFDS_MEMBER_STATS];
 } weir_ifds_stats;
 
 #define WEIR_IFDS_STATS_INIT {.struct_size = sizeof(weir_ifds_stats)}
@@ -281,7 +292,27 @@ typedef struct weir_ifds_engine_options {
    * device). WEIR_IFDS_WIDE_KEYS set to anything but 0 does the same; tests
    * run both. */
   int32_t wide_keys;
+  /* Across devices: how path edges are dealt to the members
+   * (WEIR_IFDS_OWNERSHIP_*; 0 is WEIR_IFDS_OWNERSHIP_WORK). Every choice
+   * gives the same result; they differ in balance and in what is exchanged
+   * (docs/distributed.md, "Partitioning"). WEIR_IFDS_OWNERSHIP=work, nodes or
+   * spread in the environment applies where this is 0. */
+  int32_t ownership;
 } weir_ifds_engine_options;
+
+/* Ownership across devices (weir_ifds_engine_options.ownership). */
+enum {
+  /* Contiguous blocks of procedures of about equal estimated work (nodes
+   * times the facts their flows and callers name), and the procedures
+   * estimated to take more than a quarter of one member's share spread over
+   * every member (each path edge by a hash of its context's entry fact). */
+  WEIR_IFDS_OWNERSHIP_WORK = 0,
+  /* Contiguous blocks of about equal node counts (the first partitioning). */
+  WEIR_IFDS_OWNERSHIP_NODES = 1,
+  /* Every procedure spread: the best balance of path edges, the most
+   * exchanged (every exit edge goes to every member). */
+  WEIR_IFDS_OWNERSHIP_SPREAD = 2
+};
 
 #define WEIR_IFDS_ENGINE_OPTIONS_INIT {.struct_size = sizeof(weir_ifds_engine_options)}
 #define WEIR_IFDS_ENGINE_OPTIONS_SIZE_V1 \
@@ -323,7 +354,14 @@ WEIR_API weir_status weir_ifds_solve_engine_group(weir_group *group,
                                                   const weir_ifds_engine_options *options,
                                                   weir_ifds_result *out, weir_ifds_stats *stats);
 
-/* Writes the stats as one JSON object (for --stats FILE.json). */
+/* Across devices: the largest member_path_edges over their mean (1.0 is a
+ * perfect balance); 0 for a solve on one device, or stats whose struct_size
+ * predates the per-member figures. */
+WEIR_API double weir_ifds_stats_imbalance(const weir_ifds_stats *stats);
+
+/* Writes the stats as one JSON object (for --stats FILE.json); across
+ * devices with member_path_edges, member_busy_seconds and
+ * path_edge_imbalance. */
 WEIR_API weir_status weir_ifds_write_stats_json(const weir_ifds_stats *stats, const char *solver,
                                        const char *backend, double seconds_load, FILE *out);
 

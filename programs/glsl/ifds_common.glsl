@@ -72,6 +72,9 @@ U32_SHARD(plog32_3, 11) U32_SHARD(plog32_4, 12) U32_SHARD(plog32_5, 13)
 // Across devices: the outboxes (the one for device j at [j * out_cap, ...)) and the inbox.
 layout(std430, set = 0, binding = 30) coherent buffer Out { uint64_t outbox[]; };
 layout(std430, set = 0, binding = 31) readonly buffer In { uint64_t inbox[]; };
+// The same two as u32 keys (pc.key_words 1), aliased like the log's views.
+layout(std430, set = 0, binding = 30) coherent buffer Out32 { uint outbox32[]; };
+layout(std430, set = 0, binding = 31) readonly buffer In32 { uint inbox32[]; };
 
 #define SHARDS2(R, X) switch (s) { case 0u: X(R##0) default: X(R##1) }
 #define SHARDS4(R, X) \
@@ -119,12 +122,15 @@ const uint64_t EMPTY64 = 0xFFFFFFFFFFFFFFFFul;
 
 // Graph header words (WEIR_IFDS_G_*). Device node numbers: call c is node
 // c, the exit of proc q is node CALLS + q, ordinary nodes follow and have a
-// two-word record; successors two words, calls and callees four (see
+// one-word record (CSR: its successors end where the next one's begin);
+// successors two words, calls and callees four (see
 // ifds_layout.h).
 const uint G_PROCS = 1u, G_CALLS = 2u, G_SEEDS = 5u, G_NODE_REC = 6u, G_SUCC = 7u, G_CALL_REC = 8u, G_CALLEE_REC = 9u,
            G_IDENTITY = 10u, G_KILL_OFFSET = 11u, G_KILL_FACT = 12u, G_PAIR_OFFSET = 13u,
            G_PAIR_FROM = 14u, G_PAIR_TO = 15u, G_SEED_NODE = 16u, G_SEED_FACT = 17u,
            G_OWNER = 18u, G_CALLERS = 19u;
+// Owner byte of a spread procedure's nodes (WEIR_IFDS_SPREAD, _HOME).
+const uint SPREAD = 0x80u, SPREAD_HOME = 0x3Fu;
 // Control words (WEIR_IFDS_C_*), state and overflow bits.
 const uint C_A = 0u, C_B = 1u, C_PLOG = 2u, C_INC = 3u, C_ES = 4u, C_CTAB = 5u, C_STATE = 6u,
            C_OVERFLOW = 7u, C_ITER = 8u, C_INC_MARK = 9u, C_ES_MARK = 10u, C_MARKED = 11u,
@@ -357,30 +363,37 @@ void ifds_candidate(uint64_t key) {
 
 // ---- across devices -------------------------------------------------------------
 
-uint ifds_owner(uint node) { return (G(G_OWNER, node >> 2) >> (8u * (node & 3u))) & 0xFFu; }
-bool ifds_foreign(uint node) { return pc.devices > 1u && ifds_owner(node) != pc.device; }
+// As ifds_owner in ifds_kernels.h: a spread procedure's path edges go by a
+// hash of d1 from its home device.
+uint ifds_owner(uint node, uint d1) {
+  uint b = (G(G_OWNER, node >> 2) >> (8u * (node & 3u))) & 0xFFu;
+  if ((b & SPREAD) != 0u) return ((b & SPREAD_HOME) + ((d1 * 0x9E3779B1u) >> 8)) % pc.devices;
+  return b;
+}
+bool ifds_foreign(uint node, uint d1) { return pc.devices > 1u && ifds_owner(node, d1) != pc.device; }
 void ifds_send(uint to, uint64_t key) {
   uint at = ifds_reserve_out(to);
-  if (at < pc.out_cap) outbox[to * pc.out_cap + at] = key;
-  else ifds_overflow(O_OUT);
+  if (at >= pc.out_cap) ifds_overflow(O_OUT);
+  else if (ifds_narrow()) outbox32[to * pc.out_cap + at] = uint(key);
+  else outbox[to * pc.out_cap + at] = key;
 }
 bool ifds_replaying() { return pc.mode == MODE_RANGE; }
 
 void ifds_emit(uint d1, uint node, uint d2) {
   uint64_t key = ifds_key(d1, node, d2);
-  if (!ifds_foreign(node)) ifds_candidate(key);
-  else if (!ifds_replaying()) ifds_send(ifds_owner(node), key);
+  if (!ifds_foreign(node, d1)) ifds_candidate(key);
+  else if (!ifds_replaying()) ifds_send(ifds_owner(node, d1), key);
 }
 
 void ifds_send_exit(uint q, uint node, uint64_t key) {
-  if (pc.devices <= 1u || ifds_owner(node) != pc.device || ifds_replaying()) return;
+  if (pc.devices <= 1u || ifds_replaying() || ifds_foreign(node, ifds_key_d1(key))) return;
   for (uint j = 0u; j < pc.devices; ++j) {
     uint word = G(G_CALLERS, 2u * q + (j >> 5));
     if (j != pc.device && ((word >> (j & 31u)) & 1u) != 0u) ifds_send(j, key);
   }
 }
 
-void ifds_ingest_item(uint i) { ifds_candidate(inbox[i]); }
+void ifds_ingest_item(uint i) { ifds_candidate(ifds_narrow() ? uint64_t(inbox32[i]) : inbox[i]); }
 
 uint ifds_context(uint q, uint d) {
   uint slot;
@@ -400,7 +413,7 @@ uint ifds_prepend(uint slot, uint j, uint e) { return chead_xchg(slot, j, e); }
 // ---- the kernels' per-item steps ---------------------------------------------------
 
 void ifds_seed_item(uint i) {
-  if (ifds_foreign(G(G_SEED_NODE, i))) return;
+  if (ifds_foreign(G(G_SEED_NODE, i), 0u)) return;
   ifds_emit(0u, G(G_SEED_NODE, i), G(G_SEED_FACT, i));
 }
 
@@ -482,7 +495,7 @@ void ifds_expand_item(uint64_t key) {
   if (n < calls) { ifds_expand_call(n, d1, d2); return; }
   if (n - calls < procs) { ifds_expand_exit(n - calls, d1, d2); return; }
   if (pc.part != 0u) return;  // ordinary nodes: pass 0
-  uint rec = 2u * (n - calls - procs);
+  uint rec = n - calls - procs;  // successors [node[rec], node[rec + 1])
   for (uint i = G(G_NODE_REC, rec); i < G(G_NODE_REC, rec + 1u); ++i)
     ifds_emit_flow(G(G_SUCC, 2u * i + 1u), d2, d1, G(G_SUCC, 2u * i));
 }

@@ -97,7 +97,7 @@ void weir_host_ifds_rehash(const weir_host_invocation *inv) {
 static inline const uint32_t *item_rec(const ifds_ctx *cx, uint64_t key) {
   uint32_t n = ifds_key_node(cx, key), first = cx->calls + cx->procs;
   if (n < cx->calls) return cx->call_rec + 4u * n;
-  return n >= first ? cx->node_rec + 2u * (n - first) : NULL;
+  return n >= first ? cx->node_rec + (n - first) : NULL;
 }
 
 static inline void prefetch_item(const ifds_ctx *cx, uint64_t i, uint64_t stop, int succ) {

@@ -73,7 +73,7 @@ typedef struct ifds_ctx {
   uint64_t *ptab[WEIR_IFDS_SHARDS_PTAB], *plog[WEIR_IFDS_SHARDS_PLOG];
   uint64_t *ctab[WEIR_IFDS_SHARDS_CTAB], *inc[WEIR_IFDS_SHARDS_INC];
   uint32_t *chead[WEIR_IFDS_SHARDS_CTAB], *incm[WEIR_IFDS_SHARDS_INC], *es[WEIR_IFDS_SHARDS_ES];
-  uint64_t *out, *in; /* across devices: the outboxes and the inbox */
+  uint64_t *out, *in; /* across devices: the outboxes and the inbox (u32 keys when narrow) */
   uint32_t mask; /* entries per shard - 1 (from pc.shard_shift; all ones: one shard) */
   weir_ifds_push pc;
 } ifds_ctx;
@@ -381,13 +381,29 @@ IFDS_FN uint32_t ifds_flow_next(const ifds_ctx *cx, ifds_flow_iter *it) {
 
 /* ---- across devices ------------------------------------------------------ */
 
-/* The device that owns a node's path edges (that of its procedure). */
-IFDS_FN uint32_t ifds_owner(const ifds_ctx *cx, uint32_t node) {
-  return (cx->owner[node >> 2] >> (8u * (node & 3u))) & 0xFFu;
+/* The device that owns the path edge (d1, node, d2): that of the node's
+ * procedure, or for a spread procedure (engine/ifds/engine/partition.c: a
+ * hot one) a hash of the context's entry fact d1 from its home device (that
+ * of d1 = 0). Any owner function of the whole key keeps the joins local,
+ * because every candidate goes to its owner (ifds_emit) and an exit edge
+ * goes to every device that may own a path edge at a call site calling its
+ * procedure (the callers set: every device for a call site in a spread
+ * procedure); d1 alone keeps the flow inside a procedure (which never
+ * changes d1) on one device, so only calls and returns cross. (A hash of d1
+ * and d2 was measured too: the same balance, 2-7x the rounds.)
+ * engine/ifds/engine/multi.h (weir_ifds_multi_key_owner) mirrors this. */
+IFDS_FN uint32_t ifds_spread(uint32_t d1, uint32_t home, uint32_t devices) {
+  return (home + ((d1 * 0x9E3779B1u) >> 8)) % devices;
 }
-/* Whether another device owns the path edges at `node` (never on one device). */
-IFDS_FN int ifds_foreign(const ifds_ctx *cx, uint32_t node) {
-  return cx->pc.devices > 1u && ifds_owner(cx, node) != cx->pc.device;
+IFDS_FN uint32_t ifds_owner(const ifds_ctx *cx, uint32_t node, uint32_t d1) {
+  uint32_t b = (cx->owner[node >> 2] >> (8u * (node & 3u))) & 0xFFu;
+  if (b & WEIR_IFDS_SPREAD) return ifds_spread(d1, b & WEIR_IFDS_SPREAD_HOME, cx->pc.devices);
+  return b;
+}
+/* Whether another device owns the path edges (d1, node, _) (never on one
+ * device). */
+IFDS_FN int ifds_foreign(const ifds_ctx *cx, uint32_t node, uint32_t d1) {
+  return cx->pc.devices > 1u && ifds_owner(cx, node, d1) != cx->pc.device;
 }
 /* ifds_send (the sink) appends `key` to the outbox for device `to`, moved
  * by the host between iterations; see engine/ifds/engine/multi.c. */
@@ -400,8 +416,8 @@ IFDS_FN int ifds_replaying(const ifds_ctx *cx) { return cx->pc.mode == WEIR_IFDS
  * or into the outbox of the device that owns it. */
 IFDS_FN void ifds_emit(const ifds_ctx *cx, ifds_sink *s, uint32_t d1, uint32_t node, uint32_t d2) {
   uint64_t key = ifds_key(cx, d1, node, d2);
-  if (!ifds_foreign(cx, node)) ifds_candidate(cx, s, key);
-  else if (!ifds_replaying(cx)) ifds_send(cx, s, ifds_owner(cx, node), key);
+  if (!ifds_foreign(cx, node, d1)) ifds_candidate(cx, s, key);
+  else if (!ifds_replaying(cx)) ifds_send(cx, s, ifds_owner(cx, node, d1), key);
 }
 
 /* An exit edge of a procedure this device owns also goes to every other
@@ -410,7 +426,8 @@ IFDS_FN void ifds_emit(const ifds_ctx *cx, ifds_sink *s, uint32_t d1, uint32_t n
  * owner). Exit edges a device received are never sent on. */
 IFDS_FN void ifds_send_exit(const ifds_ctx *cx, ifds_sink *s, uint32_t q, uint32_t node,
                             uint64_t key) {
-  if (cx->pc.devices <= 1u || ifds_owner(cx, node) != cx->pc.device || ifds_replaying(cx)) return;
+  if (cx->pc.devices <= 1u || ifds_replaying(cx) || ifds_foreign(cx, node, ifds_key_d1(cx, key)))
+    return;
   for (uint32_t j = 0; j < cx->pc.devices; ++j) {
     uint32_t word = cx->callers[2u * q + (j >> 5)];
     if (j != cx->pc.device && ((word >> (j & 31u)) & 1u)) ifds_send(cx, s, j, key);
@@ -420,7 +437,7 @@ IFDS_FN void ifds_send_exit(const ifds_ctx *cx, ifds_sink *s, uint32_t q, uint32
 /* Ingest: a path edge another device found for this one (or an exit edge
  * for its callers) into the table and, when new, the log. */
 IFDS_FN void ifds_ingest_item(const ifds_ctx *cx, uint32_t i, ifds_sink *s) {
-  ifds_candidate(cx, s, cx->in[i]);
+  ifds_candidate(cx, s, ifds_narrow(cx) ? ((const uint32_t *)cx->in)[i] : cx->in[i]);
 }
 
 /* Finds or adds the context (q, d); EMPTY on overflow. */
@@ -444,7 +461,7 @@ IFDS_FN uint32_t ifds_context(const ifds_ctx *cx, uint32_t q, uint32_t d) {
 /* seed i: the path edge (0, node, fact); across devices every device
  * seeds the ones it owns. */
 IFDS_FN void ifds_seed_item(const ifds_ctx *cx, uint32_t i, ifds_sink *s) {
-  if (ifds_foreign(cx, cx->seed_node[i])) return;
+  if (ifds_foreign(cx, cx->seed_node[i], 0u)) return;
   ifds_emit(cx, s, 0u, cx->seed_node[i], cx->seed_fact[i]);
 }
 
@@ -550,7 +567,7 @@ IFDS_FN void ifds_expand_item(const ifds_ctx *cx, uint64_t key, ifds_sink *s) {
     return;
   }
   if (cx->pc.part != 0u) return; /* ordinary nodes: pass 0 */
-  const uint32_t *node = cx->node_rec + 2u * (n - cx->calls - cx->procs);
+  const uint32_t *node = cx->node_rec + (n - cx->calls - cx->procs); /* [node[0], node[1]) */
   for (uint32_t i = node[0]; i < node[1]; ++i)
     ifds_emit_flow(cx, s, cx->succ[2u * i + 1u], d2, d1, cx->succ[2u * i]);
 }

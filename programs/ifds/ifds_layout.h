@@ -38,7 +38,9 @@
  * nodes follow in their original order (the host maps results back). So
  * step 1 (relate) skips ordinary nodes without touching memory. Records keep
  * what one item reads in one cache line, built from the problem's arrays:
- *   node   {first successor, end of successors}    (ordinary nodes only)
+ *   node   {first successor}, one word per ordinary node and one more: the
+ *          successors of ordinary node i are [node[i], node[i + 1]) (CSR
+ *          in the device numbering; the two words share a cache line)
  *   succ   {target node, flow}                     (two words per edge)
  *   call   {return site, call-to-return flow, first callee, end of callees}
  *   callee {proc, call flow, return flow, the proc's start node}
@@ -65,7 +67,10 @@ enum {
   /* Across devices only (weir_ifds_solve_engine_group; 0 words otherwise):
    * the owning device of each device node, one byte per node, four per word
    * (little end first), and per procedure the 64-bit set (two words, low
-   * first) of the devices that own a call site calling it. */
+   * first) of the devices that own a call site calling it. An owner byte
+   * with WEIR_IFDS_SPREAD set marks a spread procedure: its path edges go
+   * by a hash of their entry fact d1 (ifds_owner in ifds_kernels.h), the low six bits
+   * name the device of d1 = 0. */
   WEIR_IFDS_G_OWNER,
   WEIR_IFDS_G_CALLERS,
   WEIR_IFDS_GRAPH_HEADER = 32
@@ -101,6 +106,10 @@ enum {
   WEIR_IFDS_CTRL_WORDS = WEIR_IFDS_C_OUT_MARK + WEIR_IFDS_MAX_DEVICES,
   WEIR_IFDS_CTRL_READ = WEIR_IFDS_CTRL_WORDS
 };
+
+/* Owner byte of a node of a spread procedure (see G_OWNER): this bit, and
+ * its home device (that of entry fact 0) in the low six bits. */
+enum { WEIR_IFDS_SPREAD = 0x80u, WEIR_IFDS_SPREAD_HOME = 0x3Fu };
 
 enum { WEIR_IFDS_S_CONVERGED = 1u, WEIR_IFDS_S_OVERFLOW = 2u };
 enum {

@@ -42,10 +42,12 @@ IFDS_FN void ifds_put_summary(const ifds_ctx *cx, uint32_t e, uint32_t d2, uint3
   *ifds_at2(cx, cx->es, e, 0u) = d2;
   *ifds_at2(cx, cx->es, e, 1u) = ifds_exch32(ifds_at2(cx, cx->chead, slot, 1u), e);
 }
-/* Entry `at` of the outbox for device `to`. */
+/* Entry `at` of the outbox for device `to`, at the log's key width. */
 IFDS_FN void ifds_put_out(const ifds_ctx *cx, uint32_t to, uint32_t at, uint64_t key) {
-  if (at < cx->pc.out_cap) cx->out[(uint64_t)to * cx->pc.out_cap + at] = key;
-  else ifds_overflow(cx, WEIR_IFDS_O_OUT);
+  uint64_t i = (uint64_t)to * cx->pc.out_cap + at;
+  if (at >= cx->pc.out_cap) ifds_overflow(cx, WEIR_IFDS_O_OUT);
+  else if (ifds_narrow(cx)) ((uint32_t *)cx->out)[i] = (uint32_t)key;
+  else cx->out[i] = key;
 }
 
 /* Inserts a path edge into the table; appends it to the log when it is new. */

@@ -2,7 +2,9 @@
  * this process must give the reference solver's result byte for byte, on
  * 1, 2, 3 and 4 cpu instances and on cpu + vulkan (lavapipe), for every
  * generator preset (small sizes), the micro problems of tests/ifds/micro and
- * the examples; and a bad device list must be refused with a message.
+ * the examples, with every ownership (issue 26: by work, by node counts,
+ * every procedure spread); a bad device list must be refused with a
+ * message; and the per-member figures add up.
  *
  *   weir_distributed_tests cpu      the cpu lists and the refusals
  *   weir_distributed_tests vulkan   cpu:0 + vulkan (exit 77 where Vulkan
@@ -152,6 +154,28 @@ END_TEST
 START_TEST(four_cpus) { check_cpu(4); }
 END_TEST
 
+/* Every procedure spread (the ownership with the most exchanges: every
+ * exit edge to every member) and the first partitioning by node counts. */
+static const weir_ifds_engine_options spread_tiny = {
+    .struct_size = sizeof(weir_ifds_engine_options), .initial_table_capacity = 16,
+    .initial_frontier_capacity = 2, .initial_window = 1, .max_window = 2,
+    .ownership = WEIR_IFDS_OWNERSHIP_SPREAD};
+static const weir_ifds_engine_options by_nodes = {
+    .struct_size = sizeof(weir_ifds_engine_options), .ownership = WEIR_IFDS_OWNERSHIP_NODES};
+
+START_TEST(three_cpus_every_ownership) {
+  weir_backend *b[3] = {NULL};
+  for (int i = 0; i < 3; ++i) {
+    char spec[16];
+    snprintf(spec, sizeof spec, "cpu:%d", i);
+    ck_assert_msg(weir_backend_open(spec, &b[i]) == WEIR_OK, "%s", weir_last_error());
+  }
+  check_all_with(b, 3, "cpu:0,cpu:1,cpu:2 (by nodes)", &by_nodes);
+  check_all_with(b, 3, "cpu:0,cpu:1,cpu:2 (all spread, tiny capacities)", &spread_tiny);
+  engine_close_backends(b, 3);
+}
+END_TEST
+
 START_TEST(three_cpus_from_tiny_capacities) {
   weir_backend *b[3] = {NULL};
   for (int i = 0; i < 3; ++i) {
@@ -192,35 +216,161 @@ static weir_ifds_problem *fan_problem(uint32_t facts, int calls) {
   return p;
 }
 
-START_TEST(full_outboxes_end_a_round_early) {
+/* A 16 KiB binding holds 1,024 keys per destination for 2 devices with
+ * 64-bit keys, 2,048 with 32-bit ones (the outboxes take the log's width):
+ * `fan` facts per call fit, two calls' worth do not, and one call of `over`
+ * facts alone is too many (0: not tried; 2,049 seeds do not fit the graph's
+ * 16 KiB). */
+static void check_full_outboxes(int32_t wide_keys, uint32_t fan, uint32_t over) {
   weir_open_options o = WEIR_OPEN_OPTIONS_INIT;
   o.max_binding_bytes = 16384;
+  weir_ifds_engine_options eo = by_nodes; /* main and sink on different devices */
+  eo.wide_keys = wide_keys;
   weir_backend *b[2] = {NULL};
   ck_assert(weir_backend_open_ex("cpu:0", &o, &b[0]) == WEIR_OK);
   ck_assert(weir_backend_open_ex("cpu:1", &o, &b[1]) == WEIR_OK);
-  weir_ifds_problem *p = fan_problem(601, 3);
+  weir_ifds_problem *p = fan_problem(fan, 3);
   weir_ifds_result want, got;
   memset(&got, 0, sizeof got);
   ck_assert(weir_ifds_solve_reference(p, &want, NULL) == WEIR_OK);
   weir_ifds_stats st = WEIR_IFDS_STATS_INIT;
-  ck_assert_msg(weir_ifds_solve_engine_multi(b, 2, p, NULL, &got, &st) == WEIR_OK, "%s",
+  ck_assert_msg(weir_ifds_solve_engine_multi(b, 2, p, &eo, &got, &st) == WEIR_OK, "%s",
                 weir_last_error());
   char *a = engine_result_text(&want), *g = engine_result_text(&got);
   ck_assert_str_eq(g, a);
-  ck_assert_uint_ge(st.exchanged_keys, 3u * 601u); /* every call's fan-out moved */
+  ck_assert_uint_ge(st.exchanged_keys, 3u * fan); /* every call's fan-out moved */
+  ck_assert_uint_eq(st.exchanged_bytes, (wide_keys ? 8u : 4u) * st.exchanged_keys);
   free(a);
   free(g);
   weir_ifds_result_free(&want);
   weir_ifds_result_free(&got);
   weir_ifds_problem_free(p);
-  /* 1,100 facts through one call: past 1,024 in one iteration. */
-  p = fan_problem(1100, 1);
-  weir_status s = weir_ifds_solve_engine_multi(b, 2, p, NULL, &got, &st);
-  ck_assert_int_eq(s, WEIR_ERR_UNSUPPORTED);
-  ck_assert_msg(strstr(weir_last_error(), "one iteration") && strstr(weir_last_error(), "Fix:"),
-                "%s", weir_last_error());
-  weir_ifds_problem_free(p);
+  if (over) {
+    p = fan_problem(over, 1);
+    weir_status s = weir_ifds_solve_engine_multi(b, 2, p, &eo, &got, &st);
+    ck_assert_int_eq(s, WEIR_ERR_UNSUPPORTED);
+    ck_assert_msg(strstr(weir_last_error(), "one iteration") && strstr(weir_last_error(), "Fix:"),
+                  "%s", weir_last_error());
+    weir_ifds_problem_free(p);
+  }
   engine_close_backends(b, 2);
+}
+
+START_TEST(full_outboxes_end_a_round_early) {
+  check_full_outboxes(1, 601, 1100);
+  check_full_outboxes(0, 1100, 0);
+}
+END_TEST
+
+/* main (proc 0) calls 20 cold procedures (20 nodes, the zero fact alone)
+ * and then `hot` (proc 1, 40 nodes), entering it with each of 64 facts: 64
+ * contexts of 40 path edges each, 2,560 of the ~3,000. By node counts hot's
+ * owner gets most of them; by work hot is spread (its contexts dealt over
+ * the members), and so is everything with WEIR_IFDS_OWNERSHIP_SPREAD. */
+static weir_ifds_problem *hot_problem(void) {
+  enum { FACTS = 64, COLD = 20, COLD_NODES = 20, HOT_NODES = 40 };
+  uint32_t main_nodes = 2u * (COLD + 1u) + 2u, nodes = main_nodes + HOT_NODES + COLD * COLD_NODES;
+  weir_ifds_builder *b = NULL;
+  weir_ifds_problem *p = NULL;
+  ck_assert(weir_ifds_builder_create(FACTS, 2 + COLD, nodes, &b) == WEIR_OK);
+  ck_assert(weir_ifds_builder_proc(b, 0, 0, main_nodes - 1u, "main") == WEIR_OK);
+  ck_assert(weir_ifds_builder_proc(b, 1, main_nodes, main_nodes + HOT_NODES - 1u, "hot") == WEIR_OK);
+  for (uint32_t c = 0; c < COLD; ++c) {
+    uint32_t first = main_nodes + HOT_NODES + c * COLD_NODES;
+    char name[16];
+    snprintf(name, sizeof name, "cold%u", c);
+    ck_assert(weir_ifds_builder_proc(b, 2 + c, first, first + COLD_NODES - 1u, name) == WEIR_OK);
+  }
+  uint32_t id, zero, gen, pairs[2 * FACTS];
+  for (uint32_t f = 0; f < FACTS; ++f) pairs[2 * f] = 0, pairs[2 * f + 1] = f;
+  ck_assert(weir_ifds_builder_flow(b, 1, NULL, 0, NULL, 0, &id) == WEIR_OK);
+  ck_assert(weir_ifds_builder_flow(b, 0, NULL, 0, NULL, 0, &zero) == WEIR_OK);
+  ck_assert(weir_ifds_builder_flow(b, 0, NULL, 0, pairs + 2, FACTS - 1u, &gen) == WEIR_OK);
+  /* main: start 0, then (call 2i+1, return 2i+2) for the cold ones and hot. */
+  ck_assert(weir_ifds_builder_edge(b, 0, 1, id) == WEIR_OK);
+  for (uint32_t c = 0; c <= COLD; ++c) {
+    uint32_t site = 2u * c + 1u;
+    ck_assert(weir_ifds_builder_call(b, site, site + 1u, id) == WEIR_OK);
+    ck_assert(weir_ifds_builder_callee(b, site, c < COLD ? 2u + c : 1u, c < COLD ? zero : gen, id) ==
+              WEIR_OK);
+    ck_assert(weir_ifds_builder_edge(b, site + 1u, site + 2u, id) == WEIR_OK);
+  }
+  for (uint32_t n = main_nodes; n + 1u < main_nodes + HOT_NODES; ++n) /* hot: a chain */
+    ck_assert(weir_ifds_builder_edge(b, n, n + 1u, id) == WEIR_OK);
+  for (uint32_t c = 0; c < COLD; ++c)
+    for (uint32_t n = main_nodes + HOT_NODES + c * COLD_NODES, k = 1; k < COLD_NODES; ++n, ++k)
+      ck_assert(weir_ifds_builder_edge(b, n, n + 1u, id) == WEIR_OK);
+  ck_assert(weir_ifds_builder_seed(b, 0, 0) == WEIR_OK);
+  ck_assert_msg(weir_ifds_builder_build(b, &p) == WEIR_OK, "%s", weir_last_error());
+  weir_ifds_builder_free(b);
+  return p;
+}
+
+/* Solves p across b with `ownership`; the reference's result, member path
+ * edges that add up, a busy time for every member; the imbalance back. */
+static double solve_owned(weir_backend *const *b, size_t count, const weir_ifds_problem *p,
+                          int32_t ownership, const char *want) {
+  weir_ifds_engine_options o = WEIR_IFDS_ENGINE_OPTIONS_INIT;
+  o.ownership = ownership;
+  weir_ifds_result r;
+  weir_ifds_stats st = WEIR_IFDS_STATS_INIT;
+  ck_assert_msg(weir_ifds_solve_engine_multi(b, count, p, &o, &r, &st) == WEIR_OK, "%s",
+                weir_last_error());
+  char *got = engine_result_text(&r);
+  ck_assert_str_eq(got, want);
+  uint64_t sum = 0;
+  for (size_t i = 0; i < count; ++i) {
+    sum += st.member_path_edges[i];
+    ck_assert_msg(st.member_busy_seconds[i] > 0.0, "member %zu has no busy time", i);
+  }
+  ck_assert_uint_eq(sum, st.path_edges);
+  for (size_t i = count; i < WEIR_IFDS_MEMBER_STATS; ++i) ck_assert_uint_eq(st.member_path_edges[i], 0);
+  double imbalance = weir_ifds_stats_imbalance(&st);
+  ck_assert_double_ge(imbalance, 1.0);
+  free(got);
+  weir_ifds_result_free(&r);
+  return imbalance;
+}
+
+START_TEST(ownership_by_work_balances_a_hot_procedure) {
+  weir_backend *b[4] = {NULL};
+  for (int i = 0; i < 4; ++i) {
+    char spec[16];
+    snprintf(spec, sizeof spec, "cpu:%d", i);
+    ck_assert(weir_backend_open(spec, &b[i]) == WEIR_OK);
+  }
+  weir_ifds_problem *p = hot_problem();
+  weir_ifds_result ref;
+  ck_assert(weir_ifds_solve_reference(p, &ref, NULL) == WEIR_OK);
+  ck_assert_uint_gt(ref.path_edges, 2560);
+  char *want = engine_result_text(&ref);
+  for (size_t count = 2; count <= 4; count += 2) {
+    double nodes = solve_owned(b, count, p, WEIR_IFDS_OWNERSHIP_NODES, want);
+    double work = solve_owned(b, count, p, WEIR_IFDS_OWNERSHIP_WORK, want);
+    double spread = solve_owned(b, count, p, WEIR_IFDS_OWNERSHIP_SPREAD, want);
+    ck_assert_msg(nodes > 1.5 && work < nodes && spread < nodes,
+                  "%zu members: imbalance by nodes %.3f, by work %.3f, spread %.3f", count, nodes,
+                  work, spread);
+  }
+  /* A bad mode is refused, naming it. */
+  weir_ifds_engine_options o = WEIR_IFDS_ENGINE_OPTIONS_INIT;
+  o.ownership = 7;
+  weir_ifds_result r;
+  ck_assert_int_eq(weir_ifds_solve_engine_multi(b, 2, p, &o, &r, NULL), WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_msg(strstr(weir_last_error(), "ownership 7") && strstr(weir_last_error(), "Fix:"),
+                "%s", weir_last_error());
+  /* So is a bad WEIR_IFDS_OWNERSHIP (it applies where the option is 0). */
+  o.ownership = WEIR_IFDS_OWNERSHIP_WORK;
+  setenv("WEIR_IFDS_OWNERSHIP", "evenly", 1);
+  weir_status s = weir_ifds_solve_engine_multi(b, 2, p, &o, &r, NULL);
+  unsetenv("WEIR_IFDS_OWNERSHIP");
+  ck_assert_int_eq(s, WEIR_ERR_INVALID_ARGUMENT);
+  ck_assert_msg(strstr(weir_last_error(), "'evenly'") && strstr(weir_last_error(), "Fix:"), "%s",
+                weir_last_error());
+  free(want);
+  weir_ifds_result_free(&ref);
+  weir_ifds_problem_free(p);
+  engine_close_backends(b, 4);
 }
 END_TEST
 
@@ -303,6 +453,7 @@ START_TEST(cpu_and_vulkan) {
   ck_assert(weir_backend_open("cpu:1", &c[2]) == WEIR_OK);
   check_all(c, 3, "vulkan,cpu:0,cpu:1");
   check_all_with(c, 3, "vulkan,cpu:0,cpu:1 (tiny capacities)", &tiny);
+  check_all_with(c, 3, "vulkan,cpu:0,cpu:1 (all spread, tiny capacities)", &spread_tiny);
   weir_backend_close(c[2]);
   engine_close_backends(b, 2);
 }
@@ -330,6 +481,8 @@ int main(int argc, char **argv) {
     tcase_add_test(tc, three_cpus);
     tcase_add_test(tc, four_cpus);
     tcase_add_test(tc, three_cpus_from_tiny_capacities);
+    tcase_add_test(tc, three_cpus_every_ownership);
+    tcase_add_test(tc, ownership_by_work_balances_a_hot_procedure);
     tcase_add_test(tc, full_outboxes_end_a_round_early);
     tcase_add_test(tc, bad_device_lists_are_refused);
     tcase_add_test(tc, a_stalled_member_is_named);

@@ -191,7 +191,22 @@ START_TEST(result_and_stats_files) {
   ck_assert_ptr_nonnull(strstr(json, "\"reserve_atomics\": 25, \"atomics_per_path_edge\": 2.5000,"));
   ck_assert_ptr_nonnull(
       strstr(json, "\"path_edges_per_second\": 20.0, \"bytes_per_path_edge\": 28.50}\n"));
+  ck_assert_ptr_null(strstr(json, "member_path_edges")); /* one device: none */
   free(json);
+  /* Across 3 devices: each member's path edges and busy seconds, and max/mean. */
+  st.devices = 3;
+  st.member_path_edges[0] = 2, st.member_path_edges[1] = 6, st.member_path_edges[2] = 2;
+  st.member_busy_seconds[1] = 0.125;
+  ck_assert_double_eq_tol(weir_ifds_stats_imbalance(&st), 1.8, 1e-9);
+  f = open_memstream(&json, &length);
+  ck_assert_int_eq(weir_ifds_write_stats_json(&st, "engine", "cpu:0,cpu:1,cpu:2", 0.25, f), WEIR_OK);
+  fclose(f);
+  ck_assert_ptr_nonnull(strstr(json, "\"member_path_edges\": [2, 6, 2], \"member_busy_seconds\": "
+                                     "[0.000000, 0.125000, 0.000000], \"path_edge_imbalance\": 1.8000"));
+  free(json);
+  weir_ifds_stats old = st;
+  old.struct_size = WEIR_IFDS_STATS_SIZE_V1; /* predates the member figures */
+  ck_assert_double_eq(weir_ifds_stats_imbalance(&old), 0.0);
   ck_assert_int_eq(weir_ifds_write_result_file(&r, "/nonexistent/dir/x.result"), WEIR_ERR_IO);
   ck_assert_ptr_nonnull(strstr(weir_last_error(), "/nonexistent/dir/x.result"));
 }

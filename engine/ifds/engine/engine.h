@@ -121,11 +121,16 @@ weir_status weir_ifds_engine_key_bits(const weir_ifds_problem *problem, uint32_t
  * empty table slot (node bits + 2 fact bits <= 32). */
 int weir_ifds_engine_keys_fit_32(const weir_ifds_problem *problem, uint32_t fact_bits,
                                  uint32_t node_bits);
+/* solve.c: 1 (32-bit keys in the log, table and exchanges) where every key
+ * fits and 64-bit keys are not asked for (wide_keys, WEIR_IFDS_WIDE_KEYS),
+ * else 2. */
+uint32_t weir_ifds_engine_key_words(const ifds_engine *e, const weir_ifds_engine_options *o);
 /* *to_old: the problem's node of each device node (caller frees). */
-/* proc_owner (across devices; NULL for one device): the owning device of
- * each procedure, which adds the owner and callers arrays (ifds_layout.h). */
+/* proc_owner (across `devices` devices; NULL for one device): the owner
+ * byte of each procedure (a device, or WEIR_IFDS_SPREAD and a home device),
+ * which adds the owner and callers arrays (ifds_layout.h). */
 weir_status weir_ifds_engine_pack_graph(const weir_ifds_problem *problem,
-                                        const uint8_t *proc_owner, uint32_t **out,
+                                        const uint8_t *proc_owner, uint32_t devices, uint32_t **out,
                                         uint64_t *words, uint32_t **to_old);
 
 /* state.c: device buffers, their sizes and growth. */

@@ -68,15 +68,17 @@ static void fill_records(const weir_ifds_problem *pb, const uint32_t *to_new,
   uint32_t *node = g + g[WEIR_IFDS_G_NODE_REC], *succ = g + g[WEIR_IFDS_G_SUCC];
   uint32_t *call = g + g[WEIR_IFDS_G_CALL_REC], *callee = g + g[WEIR_IFDS_G_CALLEE_REC];
   uint32_t *seed = g + g[WEIR_IFDS_G_SEED_NODE];
-  uint32_t first = pb->call_count + pb->proc_count;
+  uint32_t first = pb->call_count + pb->proc_count, at = 0;
+  /* Successors in the device order of the ordinary nodes, which then need
+   * one offset each (the edges of exits, if any, are never followed). */
   for (uint32_t v = first; v < pb->node_count; ++v) {
-    node[2u * (v - first)] = pb->succ_offset[to_old[v]];
-    node[2u * (v - first) + 1u] = pb->succ_offset[to_old[v] + 1u];
+    node[v - first] = at;
+    for (uint32_t i = pb->succ_offset[to_old[v]]; i < pb->succ_offset[to_old[v] + 1u]; ++i, ++at) {
+      succ[2u * at] = to_new[pb->succ_node[i]];
+      succ[2u * at + 1u] = pb->succ_flow[i];
+    }
   }
-  for (uint64_t i = 0; i < pb->succ_offset[pb->node_count]; ++i) {
-    succ[2u * i] = to_new[pb->succ_node[i]];
-    succ[2u * i + 1u] = pb->succ_flow[i];
-  }
+  node[pb->node_count - first] = at;
   for (uint32_t c = 0; c < pb->call_count; ++c) {
     call[4u * c] = to_new[pb->call_return[c]];
     call[4u * c + 1u] = pb->call_flow[c];
@@ -94,8 +96,9 @@ static void fill_records(const weir_ifds_problem *pb, const uint32_t *to_new,
 }
 
 /* Across devices: the owner byte of each device node and, per procedure,
- * the devices that own a call site calling it. */
-static void fill_owners(const weir_ifds_problem *pb, const uint8_t *proc_owner,
+ * the devices that own a call site calling it (every device for a call site
+ * in a spread procedure: any of them may own the calling context). */
+static void fill_owners(const weir_ifds_problem *pb, const uint8_t *proc_owner, uint32_t devices,
                         const uint32_t *to_new, uint32_t *g) {
   uint32_t *owner = g + g[WEIR_IFDS_G_OWNER], *callers = g + g[WEIR_IFDS_G_CALLERS];
   for (uint32_t n = 0; n < pb->node_count; ++n) {
@@ -105,17 +108,19 @@ static void fill_owners(const weir_ifds_problem *pb, const uint8_t *proc_owner,
   for (uint32_t c = 0; c < pb->call_count; ++c) {
     uint32_t from = proc_owner[pb->node_proc[pb->call_node[c]]];
     for (uint32_t k = pb->callee_offset[c]; k < pb->callee_offset[c + 1u]; ++k)
-      callers[2u * pb->callee_proc[k] + (from >> 5)] |= 1u << (from & 31u);
+      for (uint32_t j = 0; j < devices; ++j)
+        if (j == from || (from & WEIR_IFDS_SPREAD))
+          callers[2u * pb->callee_proc[k] + (j >> 5)] |= 1u << (j & 31u);
   }
 }
 
 weir_status weir_ifds_engine_pack_graph(const weir_ifds_problem *pb, const uint8_t *proc_owner,
-                                        uint32_t **out, uint64_t *words, uint32_t **to_old_out) {
+                                        uint32_t devices, uint32_t **out, uint64_t *words, uint32_t **to_old_out) {
   const weir_ifds_flows *fl = &pb->flows;
   uint64_t n = pb->node_count, c = pb->call_count, k = pb->callee_offset[c];
   uint64_t e = pb->succ_offset[n], f = fl->count;
   const part parts[] = {
-      {WEIR_IFDS_G_NODE_REC, NULL, 2u * (n - c - pb->proc_count)},
+      {WEIR_IFDS_G_NODE_REC, NULL, n - c - pb->proc_count + 1u},
       {WEIR_IFDS_G_SUCC, NULL, 2u * e},
       {WEIR_IFDS_G_CALL_REC, NULL, 4u * c},
       {WEIR_IFDS_G_CALLEE_REC, NULL, 4u * k},
@@ -166,7 +171,7 @@ weir_status weir_ifds_engine_pack_graph(const weir_ifds_problem *pb, const uint8
   }
   renumber(pb, to_new, to_old);
   fill_records(pb, to_new, to_old, g);
-  if (proc_owner) fill_owners(pb, proc_owner, to_new, g);
+  if (proc_owner) fill_owners(pb, proc_owner, devices, to_new, g);
   free(to_new);
   *to_old_out = to_old;
   *out = g;

@@ -2,10 +2,12 @@
  * fixed point across the members of a group (devices of this process, or
  * MPI ranks). See docs/distributed.md.
  *
- * Ownership. Procedures are split into contiguous blocks of about equal node
- * counts, one per member; a path edge belongs to the member that owns its
- * node's procedure, so normal flow, call-to-return flow and return flow stay
- * on one member, and only two kinds of path edges cross: start edges (a call
+ * Ownership (partition.c). Procedures are split into contiguous blocks of
+ * about equal estimated work, one per member, and hot ones are spread; a
+ * path edge belongs to the member that owns its node's procedure (for a
+ * spread one, the member its facts hash to), so normal flow, call-to-return
+ * flow and return flow mostly stay on one member, and only two kinds of path
+ * edges cross (and, in spread procedures, flow that changes a fact): start edges (a call
  * entering a procedure another member owns) and exit edges, which also go to
  * every member that owns a caller of the procedure (the graph carries that
  * set per procedure), where they become end summaries and meet the callers'
@@ -56,28 +58,16 @@ double weir_ifds_multi_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Contiguous blocks of procedures with about equal node counts. */
-static void partition(const weir_ifds_problem *pb, uint32_t size, uint8_t *owner) {
-  uint64_t total = 0, seen = 0;
-  for (uint32_t q = 0; q < pb->proc_count; ++q) total += pb->proc_last[q] - pb->proc_first[q] + 1u;
-  for (uint32_t q = 0; q < pb->proc_count; ++q) {
-    uint64_t nodes = pb->proc_last[q] - pb->proc_first[q] + 1u;
-    uint64_t d = (seen + nodes / 2u) * size / (total ? total : 1u);
-    owner[q] = (uint8_t)(d < size ? d : size - 1u);
-    seen += nodes;
-  }
-}
-
 uint64_t weir_ifds_multi_max_outbox(const ifds_engine *e) {
-  uint64_t max = UINT32_MAX / e->devices;
-  if (e->binding_limit && e->binding_limit / 8u / e->devices < max)
-    max = e->binding_limit / 8u / e->devices;
+  uint64_t max = UINT32_MAX / e->devices, entry = 4u * e->key_words;
+  if (e->binding_limit && e->binding_limit / entry / e->devices < max)
+    max = e->binding_limit / entry / e->devices;
   return max;
 }
 
 weir_status weir_ifds_multi_box(ifds_engine *e, uint64_t entries, const char *what, weir_chunk **chunk,
                        int binding) {
-  uint64_t bytes = 8u * (entries ? entries : 1u);
+  uint64_t bytes = 4u * e->key_words * (entries ? entries : 1u);
   if (e->binding_limit && bytes > e->binding_limit)
     return weir_fail(WEIR_ERR_UNSUPPORTED,
                      "IFDS engine across devices: the %s of device %u needs %llu bytes, but "
@@ -102,6 +92,7 @@ static weir_status setup_member(multi *mt, uint32_t i, weir_backend *backend, ui
   member *m = &mt->m[i];
   ifds_engine *e = &m->e;
   WEIR_TRY(weir_ifds_engine_init(e, backend, mt->pb, mt->o));
+  e->key_words = weir_ifds_engine_key_words(e, mt->o); /* the same on every member */
   e->device = mt->first + i;
   e->devices = mt->size;
   e->graph_words = graph_words;
@@ -123,11 +114,12 @@ static weir_status setup_member(multi *mt, uint32_t i, weir_backend *backend, ui
   /* Within one binding (the outboxes grow up to it; the inbox as needed). */
   uint64_t max_out = weir_ifds_multi_max_outbox(e);
   e->out_cap = (uint32_t)(out < max_out ? out : max_out);
-  e->in_cap = e->binding_limit && in > e->binding_limit / 8u ? e->binding_limit / 8u : in;
+  uint64_t entry = 4u * e->key_words;
+  e->in_cap = e->binding_limit && in > e->binding_limit / entry ? e->binding_limit / entry : in;
   if (e->out_cap == 0)
     return weir_fail(WEIR_ERR_UNSUPPORTED,
                      "IFDS engine across devices: backend '%s' binds at most %llu bytes per "
-                     "buffer, less than one 8-byte entry per destination for %u devices. Fix: "
+                     "buffer, less than one key per destination for %u devices. Fix: "
                      "use fewer devices or raise the forced per-binding limit "
                      "(WEIR_MAX_BINDING_BYTES / max_binding_bytes).",
                      weir_backend_id(backend), (unsigned long long)e->binding_limit,
@@ -147,7 +139,7 @@ static weir_status setup_member(multi *mt, uint32_t i, weir_backend *backend, ui
  * copies through the group's transport). */
 static weir_status broadcast_graph(multi *mt, weir_backend *const *backends, uint64_t *words) {
   uint32_t *g = NULL;
-  WEIR_TRY(weir_ifds_engine_pack_graph(mt->pb, mt->proc_owner, &g, words, &mt->to_old));
+  WEIR_TRY(weir_ifds_engine_pack_graph(mt->pb, mt->proc_owner, mt->size, &g, words, &mt->to_old));
   /* FNV-1a over every word: flows, edges, calls and seeds, as packed. */
   uint64_t h = 0xcbf29ce484222325ull;
   for (uint64_t i = 0; i < *words; ++i) h = (h ^ g[i]) * 0x100000001b3ull;
@@ -167,31 +159,36 @@ static weir_status broadcast_graph(multi *mt, weir_backend *const *backends, uin
 
 /* Across processes every rank loaded its own copy of the problem: the
  * ownership and the result assume they are the same, so the ranks compare
- * counts and a hash of the whole packed supergraph (a rank given another or
- * an edited file stops every rank, naming it). */
+ * counts, a hash of the whole packed supergraph (owner bytes included) and
+ * the key width (a rank given another or an edited file, or another
+ * WEIR_IFDS_OWNERSHIP or WEIR_IFDS_WIDE_KEYS, stops every rank, naming it). */
 static weir_status check_same_problem(multi *mt) {
   if (mt->local == mt->size) return WEIR_OK;
   const weir_ifds_problem *pb = mt->pb;
-  uint64_t mine[5] = {pb->node_count, pb->fact_count, pb->proc_count, pb->call_count,
-                      mt->graph_hash};
+  uint64_t mine[6] = {pb->node_count, pb->fact_count, pb->proc_count, pb->call_count,
+                      mt->graph_hash, mt->m[0].e.key_words};
   uint64_t *own = weir_ifds_multi_row(mt, mt->first);
-  for (uint64_t c = 0; c < mt->width; ++c) own[c] = c < 5 ? mine[c] : 0u;
+  for (uint64_t c = 0; c < mt->width; ++c) own[c] = c < 6 ? mine[c] : 0u;
   WEIR_TRY(weir_ifds_multi_gather_rows(mt));
   const uint64_t *first = weir_ifds_multi_row(mt, 0);
   for (uint32_t r = 1; r < mt->size; ++r) {
     const uint64_t *other = weir_ifds_multi_row(mt, r);
     if (memcmp(other, first, sizeof mine) != 0)
       return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                       "IFDS engine across ranks: rank %u loaded another problem than rank 0 "
-                       "(nodes %llu vs %llu, facts %llu vs %llu, procedures %llu vs %llu, "
-                       "calls %llu vs %llu, supergraph hash %016llx vs %016llx; the hash also "
-                       "differs when the same problem is written with its lines in another "
-                       "order). Fix: give every rank a copy of the same problem file.",
+                       "IFDS engine across ranks: rank %u loaded another problem than rank 0, or "
+                       "took keys of another width or another ownership (nodes %llu vs %llu, "
+                       "facts %llu vs %llu, procedures %llu vs %llu, calls %llu vs %llu, "
+                       "supergraph hash %016llx vs %016llx, key words %llu vs %llu; the hash "
+                       "also differs when the same "
+                       "problem is written with its lines in another order, or the owners "
+                       "differ). Fix: give every rank a copy of the same problem file and the "
+                       "same WEIR_IFDS_WIDE_KEYS and WEIR_IFDS_OWNERSHIP.",
                        r, (unsigned long long)other[0], (unsigned long long)first[0],
                        (unsigned long long)other[1], (unsigned long long)first[1],
                        (unsigned long long)other[2], (unsigned long long)first[2],
                        (unsigned long long)other[3], (unsigned long long)first[3],
-                       (unsigned long long)other[4], (unsigned long long)first[4]);
+                       (unsigned long long)other[4], (unsigned long long)first[4],
+                       (unsigned long long)other[5], (unsigned long long)first[5]);
   }
   return WEIR_OK;
 }
@@ -269,7 +266,7 @@ static void fill_stats(const multi *mt, uint64_t path_edges, weir_ifds_stats *s)
   s->rounds = mt->rounds;
   s->iterations = mt->iterations; /* the busiest member's */
   s->exchanged_keys = mt->exchanged_keys;
-  s->exchanged_bytes = 8u * mt->exchanged_keys;
+  s->exchanged_bytes = 4u * mt->m[0].e.key_words * mt->exchanged_keys; /* one width for all */
   s->seconds_exchange = mt->seconds_exchange;
   for (uint32_t i = 0; i < mt->local; ++i) {
     const ifds_engine *e = &mt->m[i].e;
@@ -291,7 +288,29 @@ static void fill_stats(const multi *mt, uint64_t path_edges, weir_ifds_stats *s)
     s->table_bytes += table;
     s->list_bytes += lists;
     if (e->shard_shift < 32u) s->shard_entries = 1ull << e->shard_shift;
+    if (mt->first + i < WEIR_IFDS_MEMBER_STATS) {
+      s->member_path_edges[mt->first + i] = mt->m[i].owned;
+      s->member_busy_seconds[mt->first + i] = mt->m[i].busy;
+    }
   }
+}
+
+/* Across processes: every member's owned path edges and busy time (in
+ * nanoseconds in the rows) on every process. */
+static weir_status member_totals(multi *mt, weir_ifds_stats *s) {
+  if (mt->local == mt->size) return WEIR_OK;
+  for (uint32_t i = 0; i < mt->local; ++i) {
+    uint64_t *own = weir_ifds_multi_row(mt, mt->first + i);
+    for (uint64_t c = 0; c < mt->width; ++c) own[c] = 0;
+    own[0] = mt->m[i].owned;
+    own[1] = (uint64_t)(mt->m[i].busy * 1e9);
+  }
+  WEIR_TRY(weir_ifds_multi_gather_rows(mt));
+  for (uint32_t r = 0; r < mt->size && r < WEIR_IFDS_MEMBER_STATS; ++r) {
+    s->member_path_edges[r] = weir_ifds_multi_row(mt, r)[0];
+    s->member_busy_seconds[r] = 1e-9 * (double)weir_ifds_multi_row(mt, r)[1];
+  }
+  return WEIR_OK;
 }
 
 /* Across processes: the figures each process summed over its own devices,
@@ -336,8 +355,10 @@ weir_status weir_ifds_solve_engine_group(weir_group *group, weir_backend *const 
   double t0 = weir_ifds_multi_now();
   if (st == WEIR_OK) {
     for (uint32_t i = 0; i < mt.local; ++i) weir_backend_get_stats(backends[i], &mt.m[i].before);
-    partition(pb, mt.size, mt.proc_owner);
-    st = broadcast_graph(&mt, backends, &words);
+    int32_t mode = WEIR_IFDS_OWNERSHIP_WORK;
+    st = weir_ifds_multi_ownership(o, &mode);
+    if (st == WEIR_OK) st = weir_ifds_multi_partition(pb, mt.size, mode, mt.proc_owner);
+    if (st == WEIR_OK) st = broadcast_graph(&mt, backends, &words);
   }
   for (uint32_t i = 0; st == WEIR_OK && i < mt.local; ++i) {
     st = setup_member(&mt, i, backends[i], words);
@@ -359,6 +380,7 @@ weir_status weir_ifds_solve_engine_group(weir_group *group, weir_backend *const 
   if (st == WEIR_OK) { /* every process takes part in group_totals */
     fill_stats(&mt, path_edges, &totals);
     st = group_totals(&mt, &totals);
+    if (st == WEIR_OK) st = member_totals(&mt, &totals);
     totals.seconds_upload = t1 - t0;
     totals.seconds_solve = t2 - t1;
     totals.seconds_readback = t3 - t2;

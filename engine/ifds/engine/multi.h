@@ -22,6 +22,8 @@ typedef struct member {
   struct multi *mt;
   int head;
   uint64_t k; /* iterations in this round's window */
+  uint64_t owned; /* path edges it owns (multi_result.c) */
+  double busy;    /* seconds its windows ran (on its thread) */
 } member;
 
 /* Columns of a member's row in the gathered table: its outbox counts (one
@@ -45,6 +47,24 @@ typedef struct multi {
   uint64_t graph_hash; /* of the packed supergraph: ranks compare it */
   double seconds_exchange;
 } multi;
+
+/* The member that owns path edge `key` (as ifds_owner in
+ * programs/ifds/ifds_kernels.h, from the problem's procedures). */
+static inline uint32_t weir_ifds_multi_key_owner(const multi *mt, const ifds_engine *e,
+                                                 uint64_t key) {
+  uint32_t node = (uint32_t)((key >> e->fact_bits) & ((1ull << e->node_bits) - 1u));
+  uint32_t d1 = (uint32_t)(key >> (e->node_bits + e->fact_bits));
+  uint32_t b = mt->proc_owner[mt->pb->node_proc[mt->to_old[node]]];
+  if (!(b & WEIR_IFDS_SPREAD)) return b;
+  return ((b & WEIR_IFDS_SPREAD_HOME) + ((d1 * 0x9E3779B1u) >> 8)) % mt->size;
+}
+
+/* partition.c: the ownership mode (options, then WEIR_IFDS_OWNERSHIP), and
+ * the owner byte of every procedure for it (a member, or WEIR_IFDS_SPREAD
+ * and a home member). */
+weir_status weir_ifds_multi_ownership(const weir_ifds_engine_options *o, int32_t *mode);
+weir_status weir_ifds_multi_partition(const weir_ifds_problem *pb, uint32_t size, int32_t mode,
+                                      uint8_t *owner);
 
 /* Member `rank`'s row of the gathered table (size x width). */
 static inline uint64_t *weir_ifds_multi_row(const multi *mt, uint32_t rank) {

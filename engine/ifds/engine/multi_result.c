@@ -7,18 +7,14 @@
 
 #include "engine/ifds/engine/multi.h"
 
-static uint32_t key_owner(const multi *mt, const ifds_engine *e, uint64_t key) {
-  uint32_t node = (uint32_t)((key >> e->fact_bits) & ((1ull << e->node_bits) - 1u));
-  return mt->proc_owner[mt->pb->node_proc[mt->to_old[node]]];
-}
-
 /* Appends member i's owned keys to *keys (grown with realloc). */
 static weir_status owned_keys(multi *mt, uint32_t i, uint64_t **keys, uint64_t *count) {
   ifds_engine *e = &mt->m[i].e;
-  const void *keys64; /* across devices keys are 64-bit (engine.h: key_words 2) */
+  const void *log; /* 32- or 64-bit keys (key_words) */
   void *copy;
-  WEIR_TRY(weir_ifds_engine_log_keys(e, &keys64, &copy));
-  const uint64_t *log = keys64;
+  WEIR_TRY(weir_ifds_engine_log_keys(e, &log, &copy));
+  const uint32_t *log32 = log;
+  const uint64_t *log64 = log;
   uint64_t n = e->ctrl[WEIR_IFDS_C_PLOG];
   uint64_t *grown = realloc(*keys, (*count + n + 1u) * sizeof **keys);
   if (!grown) {
@@ -28,8 +24,12 @@ static weir_status owned_keys(multi *mt, uint32_t i, uint64_t **keys, uint64_t *
                      "free memory.", (unsigned long long)(*count + n));
   }
   *keys = grown;
-  for (uint64_t k = 0; k < n; ++k)
-    if (key_owner(mt, e, log[k]) == e->device) grown[(*count)++] = log[k];
+  uint64_t before = *count;
+  for (uint64_t k = 0; k < n; ++k) {
+    uint64_t key = e->key_words == 1u ? log32[k] : log64[k];
+    if (weir_ifds_multi_key_owner(mt, e, key) == e->device) grown[(*count)++] = key;
+  }
+  mt->m[i].owned = *count - before;
   free(copy);
   return WEIR_OK;
 }
@@ -93,6 +93,7 @@ weir_status weir_ifds_multi_collect(multi *mt, weir_ifds_result *out, uint64_t *
     /* Path edges are owned once: the result's count is the keys' count. */
     ifds_engine e0 = mt->m[0].e;
     e0.to_old = mt->to_old;
+    e0.key_words = 2u; /* the owned keys were widened to 64 bits on the host */
     st = weir_ifds_engine_holds(&e0, keys, count, out);
     *path_edges = count;
   }

@@ -27,6 +27,7 @@ static weir_status grow_outboxes(member *m, int *full) {
   *full = cap <= e->out_cap;
   if (*full) return WEIR_OK;
   uint32_t old_cap = e->out_cap;
+  uint64_t entry = 4u * e->key_words;
   weir_chunk *old = m->out;
   weir_chunk_retain(old);
   e->out_cap = (uint32_t)cap;
@@ -35,8 +36,8 @@ static weir_status grow_outboxes(member *m, int *full) {
   for (uint32_t j = 0; st == WEIR_OK && j < e->devices; ++j) {
     uint64_t kept = e->ctrl[WEIR_IFDS_C_OUT_MARK + j];
     if (kept)
-      st = weir_copy(e->backend, weir_chunk_buffer(m->out), 8u * (uint64_t)j * e->out_cap,
-                     weir_chunk_buffer(old), 8u * (uint64_t)j * old_cap, 8u * kept);
+      st = weir_copy(e->backend, weir_chunk_buffer(m->out), entry * j * e->out_cap,
+                     weir_chunk_buffer(old), entry * j * old_cap, entry * kept);
   }
   weir_chunk_release(old);
   return st;
@@ -157,13 +158,13 @@ static weir_status prepare_inboxes(multi *mt, weir_place *send, weir_place *recv
   for (uint32_t i = 0; i < mt->local; ++i) {
     member *m = &mt->m[i];
     uint32_t me = mt->first + i;
-    uint64_t total = 0;
+    uint64_t total = 0, entry = 4u * m->e.key_words;
     for (uint32_t j = 0; j < mt->size; ++j) {
       uint64_t sent = weir_ifds_multi_row(mt, me)[j], got = weir_ifds_multi_row(mt, j)[me];
-      mt->send_counts[i * mt->size + j] = 8u * sent;
-      mt->send_displs[i * mt->size + j] = 8u * (uint64_t)j * m->e.out_cap;
-      mt->recv_counts[i * mt->size + j] = 8u * got;
-      mt->recv_displs[i * mt->size + j] = 8u * total;
+      mt->send_counts[i * mt->size + j] = entry * sent;
+      mt->send_displs[i * mt->size + j] = entry * j * m->e.out_cap;
+      mt->recv_counts[i * mt->size + j] = entry * got;
+      mt->recv_displs[i * mt->size + j] = entry * total;
       total += got;
     }
     if (total > UINT32_MAX - 1u)
@@ -296,7 +297,9 @@ static weir_status check_progress(multi *mt, uint64_t *last_edges, uint64_t *las
 
 static void *member_thread(void *arg) {
   member *m = arg;
+  double t0 = weir_ifds_multi_now();
   m->st = run_member(m->mt, m, m->head);
+  m->busy += weir_ifds_multi_now() - t0;
   if (m->st != WEIR_OK) snprintf(m->message, sizeof m->message, "%s", weir_last_error());
   return NULL;
 }

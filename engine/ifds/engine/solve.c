@@ -33,10 +33,10 @@ static int subgroup_appends(weir_backend *backend, const weir_ifds_engine_option
 }
 
 /* 32-bit keys in the log and table where they fit (graph.c), on one device
- * (the exchange across devices moves 64-bit keys), with every program format
- * (host, CUDA and SPIR-V read both widths), unless 64-bit keys are asked
- * for. */
-static uint32_t key_words(const ifds_engine *e, const weir_ifds_engine_options *o) {
+ * or across devices (the outboxes and inboxes take the same width), with
+ * every program format (host, CUDA and SPIR-V read both widths), unless
+ * 64-bit keys are asked for. */
+uint32_t weir_ifds_engine_key_words(const ifds_engine *e, const weir_ifds_engine_options *o) {
   const char *env = getenv("WEIR_IFDS_WIDE_KEYS");
   if ((o && o->wide_keys) || (env && *env && strcmp(env, "0") != 0) ||
       !weir_ifds_engine_keys_fit_32(e->problem, e->fact_bits, e->node_bits))
@@ -101,7 +101,7 @@ static weir_status check_args(weir_backend *backend, const weir_ifds_problem *pb
  * zeroed control block in ONE weir_upload_many. */
 static weir_status upload(ifds_engine *e) {
   uint32_t *graph = NULL;
-  WEIR_TRY(weir_ifds_engine_pack_graph(e->problem, NULL, &graph, &e->graph_words, &e->to_old));
+  WEIR_TRY(weir_ifds_engine_pack_graph(e->problem, NULL, 1u, &graph, &e->graph_words, &e->to_old));
   uint32_t ctrl[WEIR_IFDS_CTRL_WORDS] = {0};
   weir_status st = weir_ifds_engine_plan_shards(e);
   if (st == WEIR_OK)
@@ -219,7 +219,7 @@ static weir_status solve_core(weir_backend *backend, const weir_ifds_problem *pr
                               void *user, weir_ifds_stats *all) {
   ifds_engine e;
   WEIR_TRY(weir_ifds_engine_init(&e, backend, problem, options));
-  e.key_words = key_words(&e, options);
+  e.key_words = weir_ifds_engine_key_words(&e, options);
   weir_backend_stats before, after;
   weir_backend_get_stats(backend, &before);
   double t0 = now_seconds();

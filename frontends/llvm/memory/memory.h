@@ -155,6 +155,10 @@ int weir_llvm_dynamic_alloca(LLVMValueRef alloca);
  * source variable: its function has debug info and no llvm.dbg.value
  * describes it (a loop unroller's remainder phi). 0 without debug info. */
 int weir_llvm_compiler_temporary(LLVMValueRef value);
+/* The source variable an SSA value holds (llvm.dbg.value): appends its
+ * name to `name` and sets `line` (may be NULL) to its declaration's line;
+ * 0 when debug info names none. */
+int weir_llvm_value_variable(LLVMValueRef value, struct weir_llvm_text *name, unsigned *line);
 
 /* Appends the name of a location in C words, from debug info (names.c):
  * "buf", "s.len", "a.in[2]", "len of the block from malloc in f at x.c:12",

@@ -641,3 +641,11 @@ int weir_llvm_compiler_temporary(LLVMValueRef value) {
   if (!block || !LLVMGetSubprogram(LLVMGetBasicBlockParent(block))) return 0; /* no debug info: cannot tell */
   return local_variable(value, 0) == NULL;
 }
+
+int weir_llvm_value_variable(LLVMValueRef value, weir_llvm_text *name, unsigned *line) {
+  LLVMValueRef var = LLVMIsAInstruction(value) ? local_variable(value, 0) : NULL;
+  LLVMValueRef type = NULL;
+  if (!var || !variable_name(var, name, &type)) return 0;
+  if (line) *line = LLVMDIVariableGetLine(LLVMValueAsMetadata(var));
+  return 1;
+}

@@ -338,10 +338,14 @@ void weir_llvm_describe_value(const weir_llvm_ctx *ctx, const char *kind, uint32
   if (LLVMIsAAllocaInst(v)) {
     weir_llvm_slot_name(ctx, v, out);
   } else {
+    weir_llvm_text variable = {0};
     size_t length = 0;
     const char *name = LLVMGetValueName2(v, &length);
-    if (length) weir_llvm_text_printf(out, "%%%.*s", (int)length, name);
+    if (weir_llvm_value_variable(v, &variable, NULL) && !variable.failed)
+      weir_llvm_text_printf(out, "'%s'", variable.p); /* the C variable it is, from debug info */
+    else if (length) weir_llvm_text_printf(out, "%%%.*s", (int)length, name);
     else weir_llvm_text_printf(out, "v%u", vid);
+    weir_llvm_text_free(&variable);
   }
   weir_llvm_text_printf(out, " in %.*s", (int)fn_length, fn);
 }

@@ -30,6 +30,8 @@ typedef struct weir_llvm_prepare_stats {
   uint32_t removed_blocks;     /* blocks unreachable after folding */
   uint32_t threaded_edges;     /* edges sent past a branch their phi values decide (thread.c) */
   uint32_t noreturn_calls;     /* calls of defined functions with no `ret` whose block now ends there */
+  uint32_t forwarded_loads;    /* loads replaced by the value a dominating store left (forward.c) */
+  uint32_t out_slots;          /* locals passed only to out-parameters, made promotable (outslot.c) */
   uint32_t promoted;           /* allocas promoted to SSA by mem2reg */
   double seconds;
 } weir_llvm_prepare_stats;
@@ -63,6 +65,17 @@ weir_status weir_llvm_drop_incoming(LLVMBuilderRef builder, LLVMBasicBlockRef bl
  * the edge's phi values decide goes straight to the successor taken; adds
  * to `threaded_edges`. Leaves blocks unreachable: fold afterwards. */
 weir_status weir_llvm_thread_module(LLVMModuleRef module, weir_llvm_prepare_stats *stats);
+
+/* Store-to-load forwarding (forward.c): a load whose address a store on
+ * its dominating single-predecessor walk wrote, with nothing on the way that
+ * may write it, becomes the stored value; adds to `forwarded_loads`. */
+weir_status weir_llvm_forward_stores(LLVMModuleRef module, weir_llvm_prepare_stats *stats);
+
+/* Out-parameter slots (outslot.c): a local whose address only goes to
+ * defined callees that write it whole first (and only load and store
+ * through it) gets a slot of its own per call, copied back after it, so
+ * the next mem2reg promotes it; adds to `out_slots`. */
+weir_status weir_llvm_split_out_slots(LLVMModuleRef module, weir_llvm_prepare_stats *stats);
 
 /* Tail copies (tail.c): a small returning block whose select a phi decides
  * gets a copy per deciding predecessor, with the select folded and what

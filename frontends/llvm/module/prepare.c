@@ -239,6 +239,11 @@ weir_status weir_llvm_module_prepare(LLVMModuleRef module, weir_llvm_prepare_sta
   uint32_t allocas = count_allocas(module);
   WEIR_TRY(promote(module));
   WEIR_TRY(verify_step(module, "mem2reg"));
+  WEIR_TRY(weir_llvm_split_out_slots(module, &local));
+  WEIR_TRY(verify_step(module, "splitting out-parameter slots"));
+  WEIR_TRY(promote(module));
+  WEIR_TRY(weir_llvm_forward_stores(module, &local));
+  WEIR_TRY(verify_step(module, "forwarding stores to loads"));
   WEIR_TRY(weir_llvm_fold_module(module, &local));
   WEIR_TRY(verify_step(module, "folding constant branches"));
   WEIR_TRY(weir_llvm_thread_module(module, &local));

@@ -144,6 +144,61 @@ static int deduplicate(weir_llvm_findings *out) {
   return (int)ok;
 }
 
+/* Whether two findings come from the one source (same place, same name). */
+static int same_source(const weir_llvm_finding *x, const weir_llvm_finding *y) {
+  return x->source_count == 1 && y->source_count == 1 && x->what == y->what && strcmp(x->rule, y->rule) == 0 &&
+         cmp_source(x, y) == 0;
+}
+
+/* A value left undefined in one place is one bug however many uses it
+ * reaches, through returns into every caller (libiberty's demangler: one
+ * `ret` unset on a loop's first iteration, 50 uses in 12 functions). Keeps,
+ * of the findings with one source that say so, the use nearest its source
+ * (the shortest code flow; the first in source order among equals) and
+ * lists the others there, in source order. */
+static int one_per_source(weir_llvm_findings *out) {
+  size_t kept = 0;
+  for (size_t k = 0; k < out->count; ++k) {
+    weir_llvm_finding *f = &out->items[k];
+    if (!f->per_source || f->source_count != 1) {
+      out->items[kept++] = *f;
+      continue;
+    }
+    size_t best = k, uses = 1;
+    for (size_t j = k + 1; j < out->count; ++j)
+      if (out->items[j].per_source && same_source(f, &out->items[j])) {
+        ++uses;
+        if (out->items[j].step_count < out->items[best].step_count) best = j;
+      }
+    if (uses == 1) {
+      out->items[kept++] = *f;
+      continue;
+    }
+    weir_llvm_finding head = out->items[best];
+    head.other_uses = calloc(uses - 1, sizeof *head.other_uses);
+    if (!head.other_uses) return 0;
+    for (size_t j = k; j < out->count; ++j) {
+      weir_llvm_finding *m = &out->items[j];
+      if (!m->per_source || !same_source(f, m)) continue;
+      if (j != best) { /* one source: its steps are the finding's */
+        head.other_uses[head.other_use_count++] = m->where;
+        free(m->sources[0].steps);
+        free(m->sources);
+      }
+      m->per_source = 2; /* taken: skipped below */
+    }
+    out->items[kept++] = head;
+    for (size_t j = k + 1; j < out->count; ++j) /* drop the merged ones from the rest */
+      if (out->items[j].per_source == 2) {
+        memmove(&out->items[j], &out->items[j + 1], (out->count - j - 1) * sizeof *out->items);
+        --out->count;
+        --j;
+      }
+  }
+  out->count = kept;
+  return 1;
+}
+
 /* The first fact of the check that holds at its node; 0 when none does
  * (fact 0 itself holds wherever the node is reachable). */
 static int fired(const weir_llvm_problem *problem, const weir_llvm_check *check,
@@ -178,6 +233,10 @@ static weir_status trace(tracer *t, const weir_llvm_problem *problem, const weir
   finding->has_source = 1;
   finding->source = location(&problem->locs[problem->sources[source].loc]);
   finding->source_name = problem->sources[source].name;
+  if (problem->sources[source].per_source) { /* a value left unset: every use of it, in memory too, is one */
+    finding->per_source = 1;
+    finding->what = 0;
+  }
   return weir_llvm_codeflow_steps(t->flow, &t->path, finding);
 }
 
@@ -207,6 +266,8 @@ weir_status weir_llvm_findings_collect(const weir_llvm_problem *problem, const w
     finding->fact = fact;
     finding->targets = check->targets;
     finding->weak = check->weak;
+    finding->per_source = check->per_source;
+    finding->what = check->what;
     s = trace(&t, problem, loaded, result, finding);
     finding->confidence = rank(finding, problem->analysis);
   }
@@ -217,7 +278,7 @@ weir_status weir_llvm_findings_collect(const weir_llvm_problem *problem, const w
     weir_llvm_findings_free(out);
     return s;
   }
-  if (!deduplicate(out)) {
+  if (!deduplicate(out) || !one_per_source(out)) {
     weir_llvm_findings_free(out);
     return weir_fail(WEIR_ERR_OUT_OF_MEMORY, "analyze: no memory to merge findings. Fix: free memory");
   }
@@ -235,6 +296,7 @@ void weir_llvm_findings_free(weir_llvm_findings *findings) {
     for (size_t j = 0; j < f->source_count; ++j) free(f->sources[j].steps);
     if (!f->source_count) free(f->steps);
     free(f->sources);
+    free(f->other_uses);
   }
   free(findings->items);
   free(findings->source_root);
@@ -265,6 +327,11 @@ void weir_llvm_findings_print(const weir_llvm_problem *problem, const weir_llvm_
       print_location(out, root, &f->source);
       if (f->source_count > 1)
         fprintf(out, ", and %zu more source%s", f->source_count - 1, f->source_count > 2 ? "s" : "");
+      fputc(')', out);
+    }
+    if (f->other_use_count) {
+      fprintf(out, " (and %zu more use%s of it, the next at ", f->other_use_count, f->other_use_count > 1 ? "s" : "");
+      print_location(out, root, &f->other_uses[0]);
       fputc(')', out);
     }
     fprintf(out, " [%s]\n", f->rule);

@@ -471,6 +471,12 @@ void weir_llvm_add_check(weir_llvm_ctx *ctx, uint32_t node, const uint32_t *fact
   weir_llvm_check *check = &out->checks[out->check_count];
   check->rule = default_rule(ctx->analysis);
   check->states = 0;
+  check->per_source = 0;
+  check->what = 0;
+  check->const_use = 0; /* analyses/const sets these after the call */
+  check->bits = 0;
+  check->user = NULL;
+  check->operand = 0;
   check->node = node;
   check->fact_first = (uint32_t)out->check_facts.n;
   check->fact_count = (uint32_t)count;
@@ -493,5 +499,6 @@ void weir_llvm_add_source(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, 
   source->node = node;
   source->loc = weir_llvm_add_loc(ctx, inst);
   source->name = weir_llvm_strndup(name, name_length, &out->failed);
+  source->per_source = 0;
   out->source_count++;
 }

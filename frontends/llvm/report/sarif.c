@@ -302,6 +302,10 @@ static void write_sources(writer *w, const weir_llvm_finding *f) {
     if (k) fputs(", ", out);
     write_location(w, &f->sources[k].where, (int)k + 1, label);
   }
+  for (size_t k = 0; k < f->other_use_count; ++k) {
+    if (k || f->source_count) fputs(", ", out);
+    write_location(w, &f->other_uses[k], (int)(f->source_count + k) + 1, "another use of the same value");
+  }
   fputc(']', out);
 }
 
@@ -324,7 +328,7 @@ static int write_result(writer *w, const weir_llvm_finding *f, uint32_t rule_ind
   if (f->suppressed)
     fprintf(out, ", \"suppressions\": [{\"kind\": \"inSource\", \"justification\": \"a 'weir: ignore' "
                  "comment at line %u\"}]", f->suppressed_line);
-  if (f->source_count) write_sources(w, f);
+  if (f->source_count || f->other_use_count) write_sources(w, f);
   size_t omitted = write_code_flows(w, f);
   fprintf(out, ", \"properties\": {\"confidence\": %u, \"confidenceLevel\": \"%s\", \"sources\": %zu, "
                "\"pointsToTargets\": %u, \"weakUpdate\": %s, \"ifdsNode\": %u, \"ifdsFact\": %u",

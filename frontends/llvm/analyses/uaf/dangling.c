@@ -117,16 +117,30 @@ int weir_llvm_callee_writes(const weir_llvm_ctx *ctx, LLVMValueRef call, const u
   return 0;
 }
 
-/* `free(s->buf)`: the slot the pointer was read from dangles, when it was
- * read in the same block with nothing written there since (queue_pop_head
- * reads the head, unlinks it, then frees it). Not for realloc, whose
- * result goes back into the slot (and on failure frees nothing). */
+/* The store in `call`'s block, before it, that put `root` (casts aside)
+ * into memory: `s->buf = p; free(p);`, also what -O2 and prepare's
+ * store-to-load forwarding make of `s->buf = malloc(n); ...; free(s->buf);`. */
+static LLVMValueRef stored_before(LLVMValueRef call, LLVMValueRef root) {
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(call); i; i = LLVMGetPreviousInstruction(i))
+    if (LLVMIsAStoreInst(i) && weir_llvm_strip_bitcasts(LLVMGetOperand(i, 0)) == root) return i;
+  return NULL;
+}
+
+/* `free(s->buf)`: the slot the pointer was read from (or just stored to)
+ * dangles, when that was in the same block with nothing written there
+ * since (queue_pop_head reads the head, unlinks it, then frees it). Not for
+ * realloc, whose result goes back into the slot (and on failure frees
+ * nothing). */
 size_t weir_llvm_freed_slots(const weir_llvm_ctx *ctx, LLVMValueRef call, LLVMValueRef pointer, const uint32_t **slots) {
   LLVMValueRef root = pointer;
   while (root && (LLVMIsABitCastInst(root) || LLVMIsAGetElementPtrInst(root))) root = LLVMGetOperand(root, 0);
-  if (!root || !LLVMIsALoadInst(root) || LLVMGetInstructionParent(root) != LLVMGetInstructionParent(call)) return 0;
+  if (!root) return 0;
+  LLVMValueRef from = LLVMIsALoadInst(root) && LLVMGetInstructionParent(root) == LLVMGetInstructionParent(call)
+                          ? root
+                          : stored_before(call, root);
+  if (!from) return 0;
   if (weir_llvm_call_model((weir_llvm_ctx *)ctx, call)->alloc == WEIR_LLVM_ALLOC_REALLOC) return 0;
-  LLVMValueRef place = LLVMGetOperand(root, 0);
+  LLVMValueRef place = LLVMGetOperand(from, LLVMIsALoadInst(from) ? 0 : 1);
   if (weir_llvm_pts_vague(ctx, place)) return 0;
   /* `free(v[i].p)` in a loop: the cell stands for every element (-O2
    * casts the element's field: `(char **)&v[i].p`) */
@@ -134,7 +148,7 @@ size_t weir_llvm_freed_slots(const weir_llvm_ctx *ctx, LLVMValueRef call, LLVMVa
     for (int k = 1; LLVMIsAGetElementPtrInst(g) && k < LLVMGetNumOperands(g); ++k)
       if (!LLVMIsAConstant(LLVMGetOperand(g, (unsigned)k))) return 0;
   size_t n = weir_llvm_pts(ctx, place, slots);
-  return written_between(ctx, root, call, *slots, n) || weir_llvm_callee_writes(ctx, call, *slots, n) ? 0 : n;
+  return written_between(ctx, from, call, *slots, n) || weir_llvm_callee_writes(ctx, call, *slots, n) ? 0 : n;
 }
 
 static void mark_value(const weir_llvm_ctx *ctx, weir_llvm_dangle_marks *m, LLVMValueRef v) {

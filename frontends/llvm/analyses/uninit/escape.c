@@ -22,7 +22,9 @@
  * writes what its mod summary holds and its ref summary does not, as the
  * analysis' call-to-return edge assumes), and the escapes of its
  * alloca's address (through casts and GEPs; a phi escapes at the end of the
- * incoming block; a defined callee after the call, its writes counted). A location is "written before escape" if it is written
+ * incoming block; a defined callee after the call, its writes counted; a
+ * store of the address where something may first read it back: the next
+ * call or load that may read the object in that block). A location is "written before escape" if it is written
  * on every path to every escape. Reads through the alloca itself
  * (and GEPs of it) are always checked: the IFDS flow is exact for them.
  * Sound for stack objects (each activation starts uninitialised: a pointer
@@ -168,6 +170,30 @@ static void escape(escape_walk *w, LLVMBasicBlockRef block, LLVMValueRef at) {
   w->written &= w->in[b] | writes_before(w, block, at);
 }
 
+/* Whether a load through `address` may read the object. */
+static int may_read_object(escape_walk *w, LLVMValueRef address) {
+  const uint32_t *locs = NULL;
+  size_t m = weir_llvm_pts(w->ctx, address, &locs);
+  for (size_t k = 0; k < m; ++k)
+    if (locs[k] >= w->o->first_location && locs[k] - w->o->first_location < w->o->location_count) return 1;
+  return 0;
+}
+
+/* The address stored into memory escapes where something may read it
+ * back: the first call, or load that may read the object, after the store
+ * in its block; the fields written before that count as written before the
+ * escape (libiberty's `dpm.next = dpi->modifiers; dpi->modifiers = &dpm;
+ * dpm.mod = dc; dpm.printed = 0; d_print_comp(dpi, ..)`, whose recursive
+ * activations read the outer ones' `dpm` through the list). */
+static LLVMValueRef read_back_point(escape_walk *w, LLVMValueRef store) {
+  for (LLVMValueRef i = LLVMGetNextInstruction(store); i; i = LLVMGetNextInstruction(i)) {
+    if (LLVMIsACallInst(i) && (is_intrinsic(i, "llvm.dbg.") || is_intrinsic(i, "llvm.lifetime."))) continue;
+    if (LLVMIsACallInst(i) || LLVMIsAInvokeInst(i) || LLVMIsATerminatorInst(i)) return i;
+    if (LLVMIsALoadInst(i) && may_read_object(w, LLVMGetOperand(i, 0))) return i;
+  }
+  return NULL;
+}
+
 static void walk_uses(escape_walk *w, LLVMValueRef value, int depth) {
   for (LLVMUseRef u = LLVMGetFirstUse(value); u && !w->overflow; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
@@ -202,6 +228,10 @@ static void walk_uses(escape_walk *w, LLVMValueRef value, int depth) {
        * as the analysis' call-to-return edge has it. */
       LLVMValueRef next = LLVMGetNextInstruction(user);
       escape(w, LLVMGetInstructionParent(user), next);
+      continue;
+    }
+    if (LLVMIsAStoreInst(user)) { /* the address itself stored */
+      escape(w, LLVMGetInstructionParent(user), read_back_point(w, user));
       continue;
     }
     escape(w, LLVMGetInstructionParent(user), user);

@@ -53,13 +53,15 @@ static void cfg_close(cfg *g) {
   weir_llvm_map_free(&g->index);
 }
 
-/* Marks (bit `bit`) the blocks reachable from `from`; forward only. */
-static void reach(cfg *g, uint32_t from, uint8_t bit) {
+/* Marks (bit `bit`) the blocks reachable from `from` without passing
+ * through `stop` (marked when reached, not gone through); forward only. */
+static void reach(cfg *g, uint32_t from, uint8_t bit, uint32_t stop) {
   size_t top = 0;
   g->stack[top++] = from;
   g->mark[from] |= bit;
   while (top) {
     uint32_t b = g->stack[--top];
+    if (b == stop) continue;
     LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[b]);
     unsigned n = term ? LLVMGetNumSuccessors(term) : 0;
     for (unsigned k = 0; k < n; ++k) {
@@ -96,6 +98,30 @@ static int has_cycle(cfg *g, uint8_t bit) {
         g->mark[s] |= 8;
         g->stack[top++] = s;
       }
+    }
+  }
+  return 0;
+}
+
+/* Whether `from` (marked 4) leads back to `h` through blocks marked 4 only:
+ * the loop side of a loop's exit comes back to its branch on its own, an
+ * `if` inside a loop only through the outer loop, which the other side
+ * shares. */
+static int region_returns(cfg *g, uint32_t from, uint32_t h) {
+  if (!(g->mark[from] & 4)) return 0;
+  for (unsigned k = 0; k < g->count; ++k) g->mark[k] &= (uint8_t)~8;
+  size_t top = 0;
+  g->stack[top++] = from;
+  g->mark[from] |= 8;
+  while (top) {
+    uint32_t x = g->stack[--top];
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[x]);
+    for (unsigned k = 0, n = term ? LLVMGetNumSuccessors(term) : 0; k < n; ++k) {
+      uint32_t s = weir_llvm_map_get(&g->index, LLVMGetSuccessor(term, k));
+      if (s == h) return 1;
+      if (s == WEIR_LLVM_NONE || !(g->mark[s] & 4) || (g->mark[s] & 8)) continue;
+      g->mark[s] |= 8;
+      g->stack[top++] = s;
     }
   }
   return 0;
@@ -195,13 +221,16 @@ void weir_llvm_loop_exit_fills(weir_llvm_ctx *ctx, LLVMValueRef term, LLVMBasicB
     uint32_t h = weir_llvm_map_get(&g.index, here);
     uint32_t in = weir_llvm_map_get(&g.index, other), out = weir_llvm_map_get(&g.index, succ);
     if (h != WEIR_LLVM_NONE && in != WEIR_LLVM_NONE && out != WEIR_LLVM_NONE) {
-      reach(&g, in, 1);  /* bit 1: what the loop side reaches */
-      reach(&g, out, 2); /* bit 2: what the exit side reaches */
+      /* Each side up to this branch: inside an outer loop both sides come
+       * back here, and only what one side reaches before that is its own
+       * (readelf's file tables, filled per compilation unit). */
+      reach(&g, in, 1, h);  /* bit 1: what the loop side reaches */
+      reach(&g, out, 2, h); /* bit 2: what the exit side reaches */
       /* The blocks only the other side reaches: the loop, when `succ`
        * leaves a loop (the other side comes back here) or skips one (a
        * rotated loop's guard: the other side holds a cycle). */
-      int loop = (g.mark[h] & 1) && !(g.mark[h] & 2);
-      for (unsigned b = 0; b < g.count; ++b) g.mark[b] = (g.mark[b] & 1) && !(g.mark[b] & 2) ? 4 : 0;
+      for (unsigned b = 0; b < g.count; ++b) g.mark[b] = b != h && (g.mark[b] & 1) && !(g.mark[b] & 2) ? 4 : 0;
+      int loop = region_returns(&g, in, h);
       if (loop || has_cycle(&g, 4)) kill_filled(ctx, &g, 4, flow);
     }
   } else if (g.count && g.count <= BLOCKS_MAX) {

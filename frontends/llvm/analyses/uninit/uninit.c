@@ -574,16 +574,25 @@ static void callee(weir_llvm_ctx *ctx, LLVMValueRef call, uint32_t proc, weir_ll
 }
 
 /* ---- findings ------------------------------------------------------------ */
+/* One finding per source and thing read: a variable (or a field of one, a
+ * block) left uninitialized on one path is one bug, however many reads
+ * reach it (findings.c keeps the read nearest the source and lists the
+ * others); `what` is the location read + 1, or 0 for a value. */
 static void add(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, const uint32_t *facts,
-                size_t count, const char *message) {
+                size_t count, const char *message, uint32_t what) {
+  size_t before = ctx->out->check_count;
   weir_llvm_add_rule_check(ctx, WEIR_LLVM_RULE_UNINIT, node, facts, count, inst, message);
+  if (ctx->out->check_count > before) {
+    ctx->out->checks[before].per_source = 1;
+    ctx->out->checks[before].what = what;
+  }
 }
 
 /* A use of a value: undef itself (fires whenever reached) or UV. */
 static void check_value(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, LLVMValueRef value,
                         const char *message) {
   uint32_t fact = is_undef(value) ? 0 : val(ctx, value);
-  if (fact || is_undef(value)) add(ctx, node, inst, &fact, 1, message);
+  if (fact || is_undef(value)) add(ctx, node, inst, &fact, 1, message, 0);
 }
 
 /* A read of the memory behind `pointer`. */
@@ -609,7 +618,7 @@ static void check_memory(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, L
     else weir_llvm_text_printf(&message, "'%s' may be used uninitialized", what.p);
     if (note.n) weir_llvm_text_printf(&message, " (%s)", note.p);
     if (what.failed || note.failed || message.failed || range.failed) ctx->failed = 1;
-    else add(ctx, node, inst, &fact, 1, message.p);
+    else add(ctx, node, inst, &fact, 1, message.p, locs[k] + 1);
     weir_llvm_text_free(&what);
     weir_llvm_text_free(&note);
     weir_llvm_text_free(&message);
@@ -668,7 +677,32 @@ static void check_call(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
   if (model->alloc == WEIR_LLVM_ALLOC_UNINIT) weir_llvm_add_source(ctx, node, inst, name, length);
 }
 
+/* `int x; if (c) x = 1;`: the edge on which mem2reg's phi takes undef
+ * leaves x unset; it is the source of what a use of x reports (the witness
+ * finds the generation at the edge's first node, `term`'s). */
+static void undef_sources(weir_llvm_ctx *ctx, LLVMValueRef term, uint32_t node) {
+  LLVMBasicBlockRef from = LLVMGetInstructionParent(term);
+  for (unsigned s = 0, n = LLVMGetNumSuccessors(term); s < n; ++s) {
+    LLVMBasicBlockRef to = LLVMGetSuccessor(term, s);
+    int repeated = 0; /* a switch with several cases to one block */
+    for (unsigned t = 0; t < s && !repeated; ++t) repeated = LLVMGetSuccessor(term, t) == to;
+    for (LLVMValueRef phi = LLVMGetFirstInstruction(to); !repeated && phi && LLVMIsAPHINode(phi);
+         phi = LLVMGetNextInstruction(phi)) {
+      if (!val(ctx, phi) || weir_llvm_compiler_temporary(phi)) continue;
+      int takes = 0;
+      for (unsigned k = 0, m = LLVMCountIncoming(phi); k < m && !takes; ++k)
+        takes = LLVMGetIncomingBlock(phi, k) == from && is_undef(LLVMGetIncomingValue(phi, k));
+      weir_llvm_text name = {0};
+      size_t before = ctx->out->source_count;
+      if (takes && weir_llvm_value_variable(phi, &name, NULL)) weir_llvm_add_source(ctx, node, term, name.p, name.n);
+      if (ctx->out->source_count > before) ctx->out->sources[before].per_source = 1;
+      weir_llvm_text_free(&name);
+    }
+  }
+}
+
 static void check(weir_llvm_ctx *ctx, LLVMValueRef inst, uint32_t node) {
+  if (LLVMIsATerminatorInst(inst)) undef_sources(ctx, inst, node);
   if (LLVMIsALoadInst(inst)) {
     check_value(ctx, node, inst, LLVMGetOperand(inst, 0), "an uninitialized pointer is dereferenced");
     check_memory(ctx, node, inst, LLVMGetOperand(inst, 0), NULL);
