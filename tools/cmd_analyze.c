@@ -31,6 +31,9 @@ static void usage(FILE *out) {
           "  typestate  calls a protocol forbids in the state a resource is in (use after\n"
           "          fclose, double close, double lock) and resources never closed: --spec FILE\n"
           "          (share/weir/typestate: file, fd, mutex), an IDE problem (docs/typestate.md)\n"
+          "  const   linear constant propagation (an IDE problem): the integers that are the\n"
+          "          same constant on every path at a compare, switch, branch or call\n"
+          "          argument; --emit-values FILE writes them as JSON (docs/const.md)\n"
           "  plugin:/path/libmine.so, or the id of a plugin on WEIR_ANALYSIS_PATH: an analysis\n"
           "          written against include/weir/analysis.h (docs/analysis-api.md)\n"
           "Without ANALYSIS (the first argument is a file) the default set runs: taint,\n"
@@ -39,12 +42,16 @@ static void usage(FILE *out) {
           "FILE is an LLVM 14 module; several are linked in process into one program:\n"
           "  clang-14 -g -O0 -emit-llvm -c prog.c -o prog.bc\n\n"
           "options (`--opt value` or `--opt=value`):\n"
-          "  --analysis NAME      the analysis, instead of the first argument: taint, uninit, uaf, typestate,\n"
+          "  --analysis NAME      the analysis, instead of the first argument: taint, uninit, uaf, typestate, const,\n"
           "                       plugin:/path/libmine.so (an analysis plugin, include/weir/analysis.h),\n"
           "                       or the id of a plugin in a directory on WEIR_ANALYSIS_PATH\n"
           "  --config FILE        library table: sources, sinks, sanitizers, ... (taint and plugins\n"
           "                       read the sinks and sources; every analysis reads the memory models)\n"
           "  --spec FILE          typestate: the protocol (share/weir/typestate/file.spec)\n"
+          "  --emit-values FILE   const: the constant uses as JSON (function, file:line:col, C name, value)\n"
+          "  --prune-with-const   every analysis but const: run const first and drop the edges of the\n"
+          "                       branches it proves constant (a flag set once and tested); the\n"
+          "                       summary counts them (docs/const.md, off by default)\n"
           "  --solver NAME        reference (default) or engine\n"
           "  --backend SPEC       backend of the engine: auto, cpu, cpu:N, vulkan, cuda, ...;\n"
           "                       given without --solver it selects the engine\n"
@@ -129,6 +136,8 @@ int weir_cmd_analyze(int argc, char **argv) {
 typedef struct analyze_args {
   const char *analysis, *analysis_option, *config, *solver, *backend, *sarif, *emit, *root, *baseline, *min_confidence;
   const char *spec; /* typestate: the protocol (docs/typestate.md) */
+  const char *values; /* const: --emit-values (docs/const.md) */
+  int prune_with_const;
   const char *files[MAX_FILES];
   size_t file_count;
   int quiet, fail_on_findings, all_facts;
@@ -142,6 +151,7 @@ static const char *const default_analyses[] = {"taint", "uninit", "uaf"};
 
 static int is_builtin(const char *name) {
   if (strcmp(name, "typestate") == 0) return 1; /* built in, but not in the default set: it needs --spec */
+  if (strcmp(name, "const") == 0) return 1;     /* built in; finds values, not findings */
   for (size_t k = 0; k < DEFAULT_ANALYSES; ++k)
     if (strcmp(name, default_analyses[k]) == 0) return 1;
   return 0;
@@ -157,13 +167,13 @@ static int looks_like_module(const char *arg) {
 
 static const char *const value_options[] = {"--config",      "--solver",   "--backend",       "--sarif",
                                             "--emit-ifds",   "--source-root", "--baseline", "--min-confidence",
-                                            "--analysis",    "--spec"};
+                                            "--analysis",    "--spec",     "--emit-values"};
 #define VALUE_OPTIONS (sizeof value_options / sizeof value_options[0])
 
 static const char **value_slot(analyze_args *a, size_t k) {
   const char **slots[VALUE_OPTIONS] = {&a->config, &a->solver,   &a->backend,        &a->sarif,
                                        &a->emit,   &a->root,     &a->baseline,       &a->min_confidence,
-                                       &a->analysis_option, &a->spec};
+                                       &a->analysis_option, &a->spec, &a->values};
   return slots[k];
 }
 
@@ -188,6 +198,7 @@ static int parse_option(int argc, char **argv, int *i, analyze_args *a) {
   const char *arg = argv[*i];
   if (strcmp(arg, "--quiet") == 0) return a->quiet = 1, 0;
   if (strcmp(arg, "--all-facts") == 0) return a->all_facts = 1, 0;
+  if (strcmp(arg, "--prune-with-const") == 0) return a->prune_with_const = 1, 0;
   if (strcmp(arg, "--fail-on-findings") == 0) return a->fail_on_findings = 1, 0;
   for (size_t k = 0; k < VALUE_OPTIONS; ++k) {
     size_t length = strlen(value_options[k]);
@@ -221,9 +232,9 @@ static int first_argument(analyze_args *a) {
     if (!unknown) return report_error(s);
     char ids[512] = ""; /* loads the libraries on WEIR_ANALYSIS_PATH: only for a name nothing provides */
     weir_llvm_plugin_path_ids(ids, sizeof ids);
-    fprintf(stderr, "weir analyze: '%s' is neither an analysis (taint, uninit, uaf, typestate%s%s) nor an "
+    fprintf(stderr, "weir analyze: '%s' is neither an analysis (taint, uninit, uaf, typestate, const%s%s) nor an "
                     "existing file. Fix: name one of taint, uninit, uaf (weir analyze taint prog.bc), typestate "
-                    "with --spec FILE, a plugin "
+                    "with --spec FILE, const, a plugin "
                     "(--analysis plugin:/path/libmine.so), or give only modules to run all three (weir "
                     "analyze prog.bc).\n", a->analysis, ids[0] ? ", " : "", ids);
     return EXIT_USAGE;
@@ -380,9 +391,27 @@ static weir_status check_typestate(const analyze_args *a, weir_llvm_analysis ana
   return check_readable(a->spec, "--spec file", "give a typestate spec (share/weir/typestate/*.spec)");
 }
 
+/* const: the reference IDE solver, --emit-values for it alone, no pruning by itself. */
+static weir_status check_const(const analyze_args *a, weir_llvm_analysis analysis) {
+  if (analysis != WEIR_LLVM_CONST) {
+    if (a->values)
+      return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "--emit-values '%s' is for const, not %s. Fix: run `weir analyze "
+                       "const --emit-values %s FILE`, or drop --emit-values", a->values, a->analysis, a->values);
+    return WEIR_OK;
+  }
+  if (a->prune_with_const)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "--prune-with-const is for the other analyses (const would prune "
+                     "what it reports). Fix: drop --prune-with-const, or use it with uninit, uaf, taint or typestate");
+  if (strcmp(a->solver, "reference") != 0)
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "const is solved by the IDE reference solver only (the resident "
+                     "IDE engine is not wired to analyze yet). Fix: drop --solver engine and --backend");
+  return WEIR_OK;
+}
+
 static weir_status check_inputs(const analyze_args *a, weir_llvm_analysis *analysis, weir_llvm_plugin **plugin) {
   WEIR_TRY(resolve_analysis(a, analysis, plugin));
   WEIR_TRY(check_typestate(a, *analysis));
+  WEIR_TRY(check_const(a, *analysis));
   uint32_t minimum = 0;
   if (a->min_confidence) WEIR_TRY(weir_llvm_confidence_parse(a->min_confidence, &minimum));
   if (a->baseline)
@@ -400,6 +429,10 @@ static weir_status check_inputs(const analyze_args *a, weir_llvm_analysis *analy
   if (a->sarif) WEIR_TRY(check_output(a, a->sarif, "--sarif"));
   /* --baseline and --sarif may name one file: the old one is read before the new one replaces it. */
   if (a->emit) WEIR_TRY(check_output(a, a->emit, "--emit-ifds"));
+  if (a->values) WEIR_TRY(check_output(a, a->values, "--emit-values"));
+  if (a->values && ((a->sarif && same_output(a->sarif, a->values)) || (a->emit && same_output(a->emit, a->values))))
+    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "--emit-values '%s' names the file of another output. Fix: give "
+                     "each output its own file", a->values);
   if (a->sarif && a->emit && same_output(a->sarif, a->emit))
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "--sarif and --emit-ifds both name '%s'. Fix: give two "
                      "different files", a->sarif);
@@ -409,8 +442,8 @@ static weir_status check_inputs(const analyze_args *a, weir_llvm_analysis *analy
 /* The output files, opened (as temporary files next to their paths) before
  * the analysis so that a bad path fails in a second, not after the solve. */
 typedef struct outputs {
-  weir_cli_output *sarif, *emit;
-  FILE *sarif_stream, *emit_stream;
+  weir_cli_output *sarif, *emit, *values;
+  FILE *sarif_stream, *emit_stream, *values_stream;
 } outputs;
 
 static weir_status open_outputs(const analyze_args *a, outputs *o) {
@@ -424,12 +457,22 @@ static weir_status open_outputs(const analyze_args *a, outputs *o) {
       return s;
     }
   }
+  if (a->values) {
+    weir_status s = weir_cli_output_open(a->values, a->files[0], &o->values, &o->values_stream);
+    if (s != WEIR_OK) {
+      weir_cli_output_abort(o->sarif);
+      weir_cli_output_abort(o->emit);
+      o->sarif = o->emit = NULL;
+      return s;
+    }
+  }
   return WEIR_OK;
 }
 
 static void abort_outputs(outputs *o) {
   weir_cli_output_abort(o->sarif);
   weir_cli_output_abort(o->emit);
+  weir_cli_output_abort(o->values);
   memset(o, 0, sizeof *o);
 }
 
@@ -441,6 +484,7 @@ typedef struct run_state {
   weir_ifds_result result;
   weir_ifds_stats stats;
   weir_llvm_findings findings;
+  weir_llvm_const_values values; /* const */
   char backend[200]; /* what solved it: "host", or the backend id and device */
   double seconds_load, seconds_solve;
 } run_state;
@@ -449,6 +493,10 @@ static weir_status solve(const analyze_args *a, run_state *r) {
   if (strcmp(weir_llvm_problem_analysis(r->lp), "typestate") == 0) {
     snprintf(r->backend, sizeof r->backend, "host, IDE");
     return weir_llvm_typestate_solve(r->lp, &r->result);
+  }
+  if (strcmp(weir_llvm_problem_analysis(r->lp), "const") == 0) {
+    snprintf(r->backend, sizeof r->backend, "host, IDE");
+    return weir_llvm_const_solve(r->lp, &r->values, &r->result);
   }
   if (strcmp(a->solver, "reference") == 0) {
     snprintf(r->backend, sizeof r->backend, "host");
@@ -480,6 +528,7 @@ static weir_status build(const analyze_args *a, weir_llvm_analysis analysis, wei
   if (s == WEIR_OK && analysis == WEIR_LLVM_TYPESTATE) s = weir_llvm_config_typestate_spec_file(config, a->spec);
   if (s == WEIR_OK && plugin && a->config) s = weir_llvm_plugin_config_file(plugin, a->config);
   weir_llvm_config_keep_all_facts(config, a->all_facts);
+  weir_llvm_config_prune_with_const(config, a->prune_with_const);
   if (s == WEIR_OK)
     s = plugin ? weir_llvm_build_plugin_files(a->files, a->file_count, plugin, config, out)
                : weir_llvm_build_files(a->files, a->file_count, analysis, config, out);
@@ -519,6 +568,15 @@ static void print_summary(const analyze_args *a, const run_state *r) {
             b->memory_objects, b->memory_locations, (unsigned long long)b->memory_pairs,
             (unsigned long long)b->memory_work, b->memory_iterations, b->memory_merged,
             b->memory_degraded ? " (coarser: it reached its safety bound, see frontends/llvm/memory/README.md)" : "");
+  if (a->prune_with_const && !b->const_prune_skipped)
+    fprintf(stderr, "; const pruned %u branches (%u blocks removed) in %.3f s", b->const_pruned_branches,
+            b->const_pruned_blocks, b->seconds_const_prune);
+  if (strcmp(weir_llvm_problem_analysis(r->lp), "const") == 0)
+    fprintf(stderr, "; const: %zu uses, %zu constant, %zu unreached, %zu not constant (%llu jump function updates; "
+            "memory %s)", r->values.count, r->values.constant, r->values.unreached,
+            r->values.count - r->values.constant - r->values.unreached, (unsigned long long)r->values.jump_updates,
+            r->values.local_memory ? "within functions: the interprocedural estimate passed its budget"
+                                   : "interprocedural");
   size_t reported = weir_llvm_findings_reported(&r->findings);
   fprintf(stderr, "; load %.3f s; %s on %s: %llu path edges in %.3f s; %zu finding%s\n", r->seconds_load,
           a->solver, r->backend, (unsigned long long)r->result.path_edges, r->seconds_solve, reported,
@@ -541,6 +599,10 @@ static weir_status triage(const analyze_args *a, weir_llvm_findings *findings) {
 static weir_status analyze(const analyze_args *a, weir_llvm_analysis analysis, weir_llvm_plugin *plugin, outputs *o,
                            run_state *r) {
   WEIR_TRY(build(a, analysis, plugin, &r->lp));
+  const weir_llvm_build_stats *b = weir_llvm_problem_stats(r->lp);
+  if (b->const_prune_skipped) /* a warning even with --quiet: the findings are the unpruned ones */
+    fprintf(stderr, "weir analyze: warning: --prune-with-const skipped after %.1f s, the module is analysed "
+                    "unpruned: %s\n", b->seconds_const_prune, b->const_prune_reason);
   if (o->emit) WEIR_TRY(weir_llvm_problem_write_stream(r->lp, o->emit_stream));
   double t0 = weir_cli_now();
   WEIR_TRY(weir_llvm_problem_load(r->lp, &r->problem));
@@ -561,9 +623,15 @@ static weir_status analyze(const analyze_args *a, weir_llvm_analysis analysis, w
     o->emit = NULL;
     WEIR_TRY(s);
   }
+  if (o->values) WEIR_TRY(weir_llvm_const_write_json(r->lp, &r->values, a->root, o->values_stream));
   if (o->sarif) {
     weir_status s = weir_cli_output_commit(o->sarif);
     o->sarif = NULL;
+    WEIR_TRY(s);
+  }
+  if (o->values) {
+    weir_status s = weir_cli_output_commit(o->values);
+    o->values = NULL;
     WEIR_TRY(s);
   }
   if (!a->quiet) {
@@ -591,6 +659,7 @@ static int run(const analyze_args *a, size_t *count_out) {
   size_t count = weir_llvm_findings_reported(&r.findings);
   *count_out = count;
   weir_llvm_findings_free(&r.findings);
+  weir_llvm_const_values_free(&r.values);
   weir_ifds_result_free(&r.result);
   weir_ifds_problem_free(r.problem);
   weir_llvm_problem_free(r.lp);

@@ -20,9 +20,10 @@ weir_status weir_llvm_analysis_parse(const char *name, weir_llvm_analysis *out) 
   else if (name && strcmp(name, "uninit") == 0) *out = WEIR_LLVM_UNINIT;
   else if (name && strcmp(name, "uaf") == 0) *out = WEIR_LLVM_UAF;
   else if (name && strcmp(name, "typestate") == 0) *out = WEIR_LLVM_TYPESTATE;
+  else if (name && strcmp(name, "const") == 0) *out = WEIR_LLVM_CONST;
   else
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT,
-                     "analyze: unknown analysis '%s'. Fix: use taint, uninit, uaf or typestate",
+                     "analyze: unknown analysis '%s'. Fix: use taint, uninit, uaf, typestate or const",
                      name ? name : "(null)");
   return WEIR_OK;
 }
@@ -32,6 +33,7 @@ const char *weir_llvm_analysis_name(weir_llvm_analysis analysis) {
          : analysis == WEIR_LLVM_UNINIT ? "uninit"
          : analysis == WEIR_LLVM_UAF    ? "uaf"
          : analysis == WEIR_LLVM_TYPESTATE ? "typestate"
+         : analysis == WEIR_LLVM_CONST ? "const"
                                         : "plugin";
 }
 
@@ -45,6 +47,7 @@ static const weir_llvm_hooks *hooks_of(weir_llvm_analysis analysis) {
   if (analysis == WEIR_LLVM_UNINIT) return &weir_llvm_uninit_hooks;
   if (analysis == WEIR_LLVM_UAF) return &weir_llvm_uaf_hooks;
   if (analysis == WEIR_LLVM_TYPESTATE) return &weir_llvm_typestate_hooks;
+  if (analysis == WEIR_LLVM_CONST) return &weir_llvm_const_hooks;
   return NULL;
 }
 
@@ -76,8 +79,22 @@ static weir_status build_module(weir_llvm_problem *problem, LLVMModuleRef module
     WEIR_TRY(weir_llvm_config_new(&defaults));
     config = defaults;
   }
+  weir_status s = WEIR_OK;
+  if (config->prune_with_const && analysis != WEIR_LLVM_CONST) { /* analyses/const/prune.c */
+    double t0 = now();
+    s = weir_llvm_const_prune(module, config, &problem->stats);
+    problem->stats.seconds_const_prune = now() - t0;
+    if (s == WEIR_ERR_OUT_OF_MEMORY && problem->stats.const_prune_skipped) { /* module untouched: go on */
+      snprintf(problem->stats.const_prune_reason, sizeof problem->stats.const_prune_reason, "%s", weir_last_error());
+      s = WEIR_OK;
+    }
+    if (s != WEIR_OK) {
+      weir_llvm_config_free(defaults);
+      return s;
+    }
+  }
   weir_llvm_memory *memory = NULL;
-  weir_status s = weir_llvm_memory_build(module, config, &memory);
+  s = weir_llvm_memory_build(module, config, &memory);
   if (s == WEIR_OK) {
     const weir_llvm_memory_stats *ms = weir_llvm_memory_get_stats(memory);
     problem->stats.seconds_points_to = ms->seconds;

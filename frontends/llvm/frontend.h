@@ -22,7 +22,8 @@ typedef enum weir_llvm_analysis {
   WEIR_LLVM_UNINIT = 1,
   WEIR_LLVM_UAF = 2, /* use after free, double free */
   WEIR_LLVM_PLUGIN = 3, /* an analysis written against weir/analysis.h (frontends/llvm/api) */
-  WEIR_LLVM_TYPESTATE = 4 /* an IDE typestate problem from a spec (analyses/typestate) */
+  WEIR_LLVM_TYPESTATE = 4, /* an IDE typestate problem from a spec (analyses/typestate) */
+  WEIR_LLVM_CONST = 5      /* linear constant propagation, an IDE problem (analyses/const, docs/const.md) */
 } weir_llvm_analysis;
 
 /* "taint" or "uninit". */
@@ -54,6 +55,11 @@ void weir_llvm_config_free(weir_llvm_config *config);
  * default). The findings and code flows are the same; the problem is larger
  * (for solver benchmarks, --emit-ifds, and the test that compares both). */
 void weir_llvm_config_keep_all_facts(weir_llvm_config *config, int on);
+/* Before the analysis builds its problem, `weir analyze const` runs on the
+ * prepared module and every br/switch whose condition it proves constant
+ * (a compare of an integer const knows there) loses its dead edge
+ * (docs/const.md, "Pruning"). Off by default; ignored by const itself. */
+void weir_llvm_config_prune_with_const(weir_llvm_config *config, int on);
 
 /* ---- building a problem ------------------------------------------------- */
 typedef struct weir_llvm_problem weir_llvm_problem;
@@ -95,6 +101,14 @@ typedef struct weir_llvm_build_stats {
   uint32_t out_slots;          /* locals passed only to out-parameters, made SSA */
   uint32_t promoted;           /* allocas promoted to SSA values (mem2reg) */
   double seconds_prepare;      /* optnone, mem2reg, constant folding, verification */
+  /* --prune-with-const (weir_llvm_config_prune_with_const): */
+  uint32_t const_pruned_branches; /* br/switch the const analysis made unconditional */
+  uint32_t const_pruned_blocks;   /* blocks that became unreachable and were removed */
+  double seconds_const_prune;     /* the const problem built and solved, the branches folded */
+  /* 1: the const problem did not fit in memory; the module was left as it
+   * was and the analysis ran without pruning (const_prune_reason says why) */
+  uint32_t const_prune_skipped;
+  char const_prune_reason[320];
 } weir_llvm_build_stats;
 
 /* Reads FILE (.ll or .bc), prepares it (optnone stripped, program-constant
@@ -122,6 +136,47 @@ const weir_ifds_problem *weir_llvm_problem_ifds(const weir_llvm_problem *problem
  * facts of each check whose states allow its error, and gives the holds as
  * an IFDS result for weir_llvm_findings_collect. */
 weir_status weir_llvm_typestate_solve(weir_llvm_problem *problem, weir_ifds_result *out);
+
+/* ---- const (analyses/const, docs/const.md) ---- */
+/* One use of an integer (a compare's operand, a switch's or branch's
+ * condition, a call's argument) and what const found it to be there. */
+typedef enum weir_llvm_const_kind {
+  WEIR_LLVM_CONST_UNREACHED = 0, /* no path reaches the use (IDE value top) */
+  WEIR_LLVM_CONST_VALUE = 1,     /* the same constant on every path: `value` */
+  WEIR_LLVM_CONST_VARIES = 2     /* not a constant (IDE value bottom) */
+} weir_llvm_const_kind;
+
+typedef struct weir_llvm_const_use {
+  weir_llvm_const_kind kind;
+  int64_t value;       /* VALUE: as the use's C type reads it (sign-extended from its width; i1: 0 or 1) */
+  uint32_t bits;       /* the integer's width in the IR */
+  const char *use;     /* "compare", "switch", "branch" or "argument" */
+  const char *name;    /* the C expression from debug info ("s->len", "flag"), "" when none */
+  const char *function, *file; /* file "" without debug info */
+  uint32_t line, column;
+} weir_llvm_const_use;
+
+typedef struct weir_llvm_const_values {
+  weir_llvm_const_use *uses;
+  size_t count;
+  size_t constant;  /* uses of kind VALUE */
+  size_t unreached; /* uses of kind UNREACHED */
+  uint64_t path_edges, jump_updates;
+  uint32_t facts;
+  int local_memory; /* 1: locations were kept within functions (the memory budget, docs/const.md) */
+} weir_llvm_const_values;
+
+/* Solves a const problem with the IDE reference solver and reads the value
+ * of every recorded use (problem built with WEIR_LLVM_CONST). The problem's
+ * checks are consumed (const has no findings): *result is an empty IFDS
+ * result for the common report path. Free *out with weir_llvm_const_values_free. */
+weir_status weir_llvm_const_solve(weir_llvm_problem *problem, weir_llvm_const_values *out,
+                                  weir_ifds_result *result);
+void weir_llvm_const_values_free(weir_llvm_const_values *values);
+/* The uses found constant, as JSON (docs/const.md gives the schema), with
+ * the counts; paths relative to `root` (NULL: as the debug info has them). */
+weir_status weir_llvm_const_write_json(const weir_llvm_problem *problem, const weir_llvm_const_values *values,
+                                       const char *root, FILE *out);
 weir_status weir_llvm_problem_load(const weir_llvm_problem *problem, weir_ifds_problem **out);
 /* What fact `fact` stands for ("zero", "taint value v5 in main"; not NUL
  * terminated), or NULL for a fact the problem does not have. */

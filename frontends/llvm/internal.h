@@ -54,7 +54,17 @@ typedef struct weir_llvm_check {
    * undefined value, whose every use downstream is the same bug. */
   uint8_t per_source;
   uint32_t what; /* with per_source: what is read (an analysis' key; findings merge only when equal) */
+  /* const (analyses/const): what the use is (WEIR_LLVM_CONST_USE_*), the
+   * integer's width, and, while the module lives (pruning runs before it
+   * is disposed), the instruction that uses it and the operand. */
+  uint8_t const_use;
+  uint8_t bits;
+  LLVMValueRef user;
+  uint32_t operand;
 } weir_llvm_check;
+
+enum { WEIR_LLVM_CONST_USE_NONE = 0, WEIR_LLVM_CONST_USE_COMPARE = 1, WEIR_LLVM_CONST_USE_SWITCH = 2,
+       WEIR_LLVM_CONST_USE_BRANCH = 3, WEIR_LLVM_CONST_USE_ARGUMENT = 4 };
 
 /* Where facts are generated, for the related location and the code flow:
  * a taint source call, the allocation of uninitialized memory, a free. */
@@ -94,6 +104,7 @@ struct weir_llvm_problem {
   struct weir_ide_problem *ide;
   struct weir_ide_fn *ts_fns;
   uint32_t ts_fn_count, ts_states;
+  uint8_t const_local_memory; /* const: locations kept within functions (analyses/const/const.c) */
 };
 
 /* ---- the library table (analyses/config.c): the --config format ----------- */
@@ -160,6 +171,8 @@ struct weir_llvm_config {
   uint32_t *sorted;      /* rule indices: exact names in name order, then the patterns */
   size_t sorted_count, pattern_count;
   int keep_all_facts;    /* weir_llvm_config_keep_all_facts: no demand pruning (module/emit.c) */
+  int prune_with_const;  /* weir_llvm_config_prune_with_const (analyses/const/prune.c) */
+  int const_branches_only; /* const records only the uses a branch decides on (pruning's demand) */
 };
 
 /* Rules of `kind` for callee `name` (length `length`), up to `capacity`. */
@@ -316,6 +329,7 @@ struct weir_llvm_ctx {
   weir_llvm_reach reach;         /* weir_llvm_call_reach's caches (analyses/common.c) */
   struct weir_ts_state *ts;      /* typestate: origins, relevance, escapes (analyses/typestate/origin.c) */
   struct weir_analysis_ctx *api; /* a plugin analysis: the adapter's state (api/), else NULL */
+  struct weir_llvm_const_state *cst; /* const: locations per function and kind (analyses/const) */
   const weir_llvm_config *names; /* the table whose names make a defined function a library call
                                   * (taint: config; a plugin: its own table), or NULL */
   uint32_t fact_count;
@@ -514,6 +528,13 @@ void weir_llvm_add_source(weir_llvm_ctx *ctx, uint32_t node, LLVMValueRef inst, 
 extern const weir_llvm_hooks weir_llvm_uninit_hooks;
 extern const weir_llvm_hooks weir_llvm_uaf_hooks;
 extern const weir_llvm_hooks weir_llvm_typestate_hooks;
+extern const weir_llvm_hooks weir_llvm_const_hooks;
+void weir_llvm_const_state_free(weir_llvm_ctx *ctx);
+/* --prune-with-const: builds and solves const on `module` (prepared) and
+ * makes the br/switch it decides unconditional, then removes the dead
+ * blocks (analyses/const/prune.c). */
+weir_status weir_llvm_const_prune(LLVMModuleRef module, const weir_llvm_config *config,
+                                  weir_llvm_build_stats *stats);
 extern const weir_llvm_hooks weir_llvm_api_hooks; /* a plugin analysis (api/hooks.c) */
 
 /* Frees what weir_llvm_note_node recorded (report/location.c; NULL is fine). */

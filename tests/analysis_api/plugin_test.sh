@@ -119,7 +119,7 @@ expect_refusal misuse "weir_flow_gen: fact 123456789, but the analysis has" \
 expect_refusal missing "does not exist" "$weir" analyze --analysis "plugin:$work/nope.so" "$work/basic.bc"
 expect_refusal typo "unknown analysis 'secret-lgo' (known: taint, uninit, uaf, secret-log, other-id" \
   env WEIR_ANALYSIS_PATH="$dir:$work/path" "$weir" analyze --analysis secret-lgo "$work/basic.bc"
-expect_refusal typo-first "'secret-lgo' is neither an analysis (taint, uninit, uaf, typestate, secret-log) nor" \
+expect_refusal typo-first "'secret-lgo' is neither an analysis (taint, uninit, uaf, typestate, const, secret-log) nor" \
   env WEIR_ANALYSIS_PATH="$dir" "$weir" analyze secret-lgo "$work/basic.bc"
 expect_refusal twice "two analyses: --analysis and the first argument 'taint'" \
   "$weir" analyze taint --analysis "plugin:$template" "$work/basic.bc"

@@ -175,7 +175,11 @@ out=$("$prefix/bin/weir" conformance --backend "plugin:$plugin" 2>&1) \
   || { echo "$out" | tail -20; die "weir conformance failed on the template plugin"; }
 echo "   $(echo "$out" | tail -1)"
 if [ -x "$prefix/libexec/weir/weir-analyze" ]; then
-  "$prefix/bin/weir" analyze --help | grep -q '^usage: weir analyze' \
+  # captured first: `| grep -q` closes the pipe at the first match, and a
+  # help text longer than stdio's 4 KiB buffer then dies of SIGPIPE (pipefail)
+  help=$("$prefix/bin/weir" analyze --help) \
+    || die "the installed weir analyze --help exited $? (libexec/weir/weir-analyze)"
+  grep -q '^usage: weir analyze' <<< "$help" \
     || die "the installed weir analyze does not run its helper (libexec/weir/weir-analyze)"
   echo "   weir analyze runs $prefix/libexec/weir/weir-analyze"
 fi

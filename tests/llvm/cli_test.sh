@@ -267,7 +267,7 @@ test $rc = 3 || fail "the default set with --fail-on-findings exited $rc, expect
 run_rc "$weir" analyze taitn "$work/helper.bc" 2> "$work/typo.err"
 cat "$work/typo.err"
 test $rc = 2 || fail "a misspelled analysis exited $rc, expected 2"
-grep -q "'taitn' is neither an analysis (taint, uninit, uaf, typestate) nor an existing file. Fix:" "$work/typo.err" \
+grep -q "'taitn' is neither an analysis (taint, uninit, uaf, typestate, const) nor an existing file. Fix:" "$work/typo.err" \
   || fail "a misspelled analysis is not named with the list"
 run_rc "$weir" analyze "$work/helper.bc" --sarif "$work/default.sarif" 2> "$work/default-sarif.err"
 test $rc = 2 || fail "--sarif without an analysis exited $rc, expected 2"
@@ -342,6 +342,27 @@ test $rc = 2 || fail "typestate without --spec exited $rc, expected 2"
 grep -q "Fix: pass --spec FILE" "$work/nospec.err" || fail "typestate without --spec: $(cat "$work/nospec.err")"
 run_rc "$weir" analyze uaf "$work/ts.bc" --spec "$spec" 2> "$work/specuaf.err"
 test $rc = 2 || fail "--spec with uaf exited $rc, expected 2"
+
+# ---- const: --emit-values JSON, the summary, misuse, --prune-with-const ------
+"$clang" -g -O0 -emit-llvm -c "$here/programs/const_locals.c" -o "$work/const.bc"
+"$weir" analyze const "$work/const.bc" --source-root "$here" --emit-values "$work/const.json" 2> "$work/const.err" \
+  || fail "weir analyze const exited $?"
+grep -q "const: [0-9]* uses, [1-9][0-9]* constant" "$work/const.err" || fail "const: no summary: $(cat "$work/const.err")"
+"$python" - "$work/const.json" <<'PY' || fail "const: --emit-values is not the documented JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["version"] == 1 and d["analysis"] == "const" and d["constant"] == len(d["values"]) > 0, d
+v = [x for x in d["values"] if x["name"] == "c.mode" and x["use"] == "compare"]
+assert v and v[0]["value"] == 2 and v[0]["file"] == "programs/const_locals.c" and v[0]["line"] == 23, v
+PY
+run_rc "$weir" analyze uninit "$work/const.bc" --emit-values "$work/x.json" 2> "$work/cv.err"
+test $rc = 2 || fail "--emit-values with uninit exited $rc, expected 2"
+run_rc "$weir" analyze const "$work/const.bc" --prune-with-const 2> "$work/cp.err"
+test $rc = 2 || fail "const --prune-with-const exited $rc, expected 2"
+"$clang" -g -O0 -emit-llvm -c "$here/programs/uaf_const_dead_branch.c" -o "$work/dead.bc"
+"$weir" analyze uaf "$work/dead.bc" --prune-with-const > "$work/dead.out" 2> "$work/dead.err" || fail "pruned uaf exited $?"
+grep -q "const pruned [1-9][0-9]* branches" "$work/dead.err" || fail "no pruning figures: $(cat "$work/dead.err")"
+test "$(grep -c "weir-use-after-free" "$work/dead.out")" = 1 || fail "pruning: expected the real finding only: $(cat "$work/dead.out")"
 
 "$weir" analyze taint --help > "$work/help.out" || fail "weir analyze taint --help exited $?"
 grep -q -- "--fail-on-findings" "$work/help.out" || fail "--help does not document --fail-on-findings"

@@ -16,6 +16,7 @@ static int analysis_of(const char *name, weir_llvm_analysis *out) {
   else if (strncmp(name, "uninit_", 7) == 0) *out = WEIR_LLVM_UNINIT;
   else if (strncmp(name, "uaf_", 4) == 0) *out = WEIR_LLVM_UAF;
   else if (strncmp(name, "typestate_", 10) == 0) *out = WEIR_LLVM_TYPESTATE;
+  else if (strncmp(name, "const_", 6) == 0) *out = WEIR_LLVM_CONST; /* values, not findings: test_const.c */
   else return 0;
   return 1;
 }

@@ -30,7 +30,7 @@ static void add_check(weir_llvm_problem *lp, weir_llvm_finding_rule rule, uint32
   lp->checks = checks;
   lp->check_cap = lp->check_count + 1;
   weir_llvm_check *c = &lp->checks[lp->check_count++];
-  *c = (weir_llvm_check){rule, node, (uint32_t)lp->check_facts.n, 1, lp->checks[0].loc, strdup(message), 0, 0, 0, 0, 0};
+  *c = (weir_llvm_check){rule, node, (uint32_t)lp->check_facts.n, 1, lp->checks[0].loc, strdup(message), 0, 0, 0, 0, 0, 0, 0, NULL, 0};
   ck_assert_ptr_nonnull(c->message);
   weir_llvm_vec_push(&lp->check_facts, fact);
 }

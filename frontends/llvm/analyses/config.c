@@ -384,6 +384,10 @@ void weir_llvm_config_keep_all_facts(weir_llvm_config *config, int on) {
   if (config) config->keep_all_facts = on != 0;
 }
 
+void weir_llvm_config_prune_with_const(weir_llvm_config *config, int on) {
+  if (config) config->prune_with_const = on != 0;
+}
+
 void weir_llvm_config_free(weir_llvm_config *config) {
   if (!config) return;
   weir_ts_spec_free(config->owned_spec);

@@ -173,6 +173,9 @@ void weir_llvm_memory_describe_object(const weir_llvm_memory *memory, uint32_t l
  * "p->next->len", "*p", "buf[]", "v.b"; for a call's argument the pointer
  * as passed ("line", "buf", "&v.b" is "v.b"). Returns 0 (nothing appended)
  * when the pointer does not start from a variable the debug info names. */
+/* Appends the C name of an SSA value: the variable a dbg.value says holds
+ * it, or the memory a load reads ("s->len"); 0 when debug info says none. */
+int weir_llvm_memory_value_name(const weir_llvm_memory *memory, LLVMValueRef value, struct weir_llvm_text *out);
 int weir_llvm_memory_access_name(const weir_llvm_memory *memory, LLVMValueRef pointer, int as_argument,
                                  struct weir_llvm_text *out);
 

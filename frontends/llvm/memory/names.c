@@ -601,6 +601,14 @@ static int value_expr(const weir_llvm_memory *m, LLVMValueRef v, uint64_t reach,
   return 0;
 }
 
+int weir_llvm_memory_value_name(const weir_llvm_memory *m, LLVMValueRef value, weir_llvm_text *out) {
+  expr e = {0};
+  int ok = value && value_expr(m, value, 0, &e, 0) && e.text.n && !e.text.failed;
+  if (ok) weir_llvm_text_put(out, e.text.p, e.text.n);
+  weir_llvm_text_free(&e.text);
+  return ok;
+}
+
 int weir_llvm_memory_access_name(const weir_llvm_memory *m, LLVMValueRef pointer, int as_argument,
                                  weir_llvm_text *out) {
   expr e = {0};

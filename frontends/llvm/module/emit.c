@@ -46,11 +46,9 @@ typedef struct emitter {
   weir_status status;      /* the first failure of a step that reports one */
   /* typestate (an IDE problem): the IDE builder that owns `builder`, and
    * the edge functions of the function being built, (node, to, d1, d2, fn)
-   * in built numbering, placed on the node's out-edges after bypass.c (to
-   * NONE: every out-edge; else only the branch edge to that node). */
+   * in built numbering, placed on that edge after bypass.c (both ends kept). */
   weir_ide_builder *ide;
   weir_llvm_vec pending;
-  int branch_edge; /* write_edge is writing a branch's edge to a successor */
 } emitter;
 
 /* ---- value facts die after their last use --------------------------------
@@ -234,9 +232,10 @@ static void record_legend(emitter *e) {
 /* The counts and every procedure (they come before the body). */
 static void build_procs(emitter *e, uint32_t live) {
   weir_llvm_ctx *ctx = e->ctx;
-  if (ctx->analysis == WEIR_LLVM_TYPESTATE) {
-    keep(e, weir_ide_builder_create(WEIR_IDE_TYPESTATE, ctx->out->ts_states, live, ctx->fn_count, ctx->node_count,
-                                    &e->ide));
+  if (ctx->analysis == WEIR_LLVM_TYPESTATE || ctx->analysis == WEIR_LLVM_CONST) {
+    int linear = ctx->analysis == WEIR_LLVM_CONST;
+    keep(e, weir_ide_builder_create(linear ? WEIR_IDE_LINEAR : WEIR_IDE_TYPESTATE, linear ? 0 : ctx->out->ts_states,
+                                    live, ctx->fn_count, ctx->node_count, &e->ide));
     if (e->ide) e->builder = weir_ide_builder_ifds(e->ide);
   } else {
     keep(e, weir_ifds_builder_create(live, ctx->fn_count, ctx->node_count, &e->builder));
@@ -271,6 +270,7 @@ static int note_fns(emitter *e, uint32_t node, uint32_t to, const weir_llvm_flow
   for (size_t k = 0; e->ide && k + 2 < flow->fns.n; k += 3) {
     uint32_t d1 = flow->fns.v[k], d2 = flow->fns.v[k + 1];
     if (d1 == d2 && weir_llvm_vec_contains(&flow->kills, d1)) continue; /* kills: sorted by put_flow */
+    if (flow->fns.v[k + 2] == 0) continue; /* the identity: the default (const lists it to merge with it) */
     d1 = map[d1], d2 = map[d2];
     if (d1 == WEIR_LLVM_NONE || d2 == WEIR_LLVM_NONE) continue;
     uint32_t entry[5] = {node, to, d1, d2, flow->fns.v[k + 2]};
@@ -280,12 +280,23 @@ static int note_fns(emitter *e, uint32_t node, uint32_t to, const weir_llvm_flow
   return any;
 }
 
+/* The edge functions of a call-to-return (site CALL) or callee (CALLEE_*)
+ * flow, placed at once (call nodes are never bypassed). */
+static void site_fns(emitter *e, weir_ide_site site, uint32_t a, uint32_t b, const weir_llvm_flow *flow) {
+  const uint32_t *map = e->ctx->fact_map;
+  for (size_t k = 0; e->ide && building(e) && k + 2 < flow->fns.n; k += 3) {
+    uint32_t d1 = flow->fns.v[k], d2 = flow->fns.v[k + 1];
+    if (flow->identity && d1 == d2 && weir_llvm_vec_contains(&flow->kills, d1)) continue;
+    d1 = map[d1], d2 = map[d2];
+    if (d1 == WEIR_LLVM_NONE || d2 == WEIR_LLVM_NONE || flow->fns.v[k + 2] == 0) continue;
+    keep(e, weir_ide_builder_pair_fn(e->ide, site, a, b, d1, d2, &e->ctx->out->ts_fns[flow->fns.v[k + 2]]));
+  }
+}
+
 static void write_edge(emitter *e, uint32_t from, uint32_t to, weir_llvm_flow *flow) {
   uint32_t index = put_flow(e, flow);
   if (!building(e)) return;
-  /* a branch's edge (a try that succeeded) has its own transitions; any
-   * other node's transitions hold on each of its out-edges */
-  if (note_fns(e, from, e->branch_edge ? to : WEIR_LLVM_NONE, flow)) e->flow_is_id = 0; /* never bypassed */
+  if (note_fns(e, from, to, flow)) e->flow_is_id = 0; /* a transition: never bypassed */
   weir_llvm_vec_push(&e->fn_edges, from);
   weir_llvm_vec_push(&e->fn_edges, to);
   weir_llvm_vec_push(&e->fn_edges, index);
@@ -314,7 +325,9 @@ static int mark_kept(emitter *e, uint32_t proc, size_t checks, size_t sources) {
   const weir_llvm_problem *out = ctx->out;
   for (size_t c = checks; c < out->check_count; ++c) e->keep[out->checks[c].node - first] = 1;
   for (size_t c = sources; c < out->source_count; ++c) e->keep[out->sources[c].node - first] = 1;
-  for (size_t k = 0; k + 4 < e->pending.n; k += 5) e->keep[e->pending.v[k] - first] = 1;
+  /* An edge with edge functions keeps both ends: its functions belong to
+   * that edge alone (a branch's successors take different phi values). */
+  for (size_t k = 0; k + 4 < e->pending.n; k += 5) e->keep[e->pending.v[k] - first] = e->keep[e->pending.v[k + 1] - first] = 1;
   return 1;
 }
 
@@ -335,7 +348,7 @@ static void write_edges(emitter *e, uint32_t proc, size_t checks, size_t sources
     uint32_t from = e->bypassed.v[k], to = e->bypassed.v[k + 1];
     keep(e, weir_ifds_builder_edge(e->builder, from, to, e->bypassed.v[k + 2]));
     for (size_t j = 0; j + 4 < e->pending.n && building(e); j += 5)
-      if (e->pending.v[j] == from && (e->pending.v[j + 1] == WEIR_LLVM_NONE || e->pending.v[j + 1] == to))
+      if (e->pending.v[j] == from && e->pending.v[j + 1] == to)
         keep(e, weir_ide_builder_pair_fn(e->ide, WEIR_IDE_SITE_EDGE, from, to, e->pending.v[j + 2],
                                          e->pending.v[j + 3], &ctx->out->ts_fns[e->pending.v[j + 4]]));
   }
@@ -359,6 +372,8 @@ static void write_callee(emitter *e, LLVMValueRef call, uint32_t node, uint32_t 
   uint32_t return_flow = put_flow(e, &e->flow2);
   if (!building(e)) return;
   keep(e, weir_ifds_builder_callee(e->builder, node, proc, call_flow, return_flow));
+  site_fns(e, WEIR_IDE_SITE_CALLEE_CALL, node, proc, &e->flow);
+  site_fns(e, WEIR_IDE_SITE_CALLEE_RETURN, node, proc, &e->flow2);
   ctx->out->stats.callee_lines++;
 }
 
@@ -371,6 +386,7 @@ static void write_call(emitter *e, LLVMValueRef call, uint32_t vid, uint32_t nod
   uint32_t flow = put_flow(e, &e->flow);
   if (building(e)) {
     keep(e, weir_ifds_builder_call(e->builder, node, ret, flow));
+    site_fns(e, WEIR_IDE_SITE_CALL, node, 0, &e->flow);
     ctx->out->stats.call_sites++;
   }
   for (uint32_t k = 0; k < ctx->callee_count[vid]; ++k)
@@ -399,9 +415,7 @@ static void write_successor(emitter *e, LLVMValueRef term, uint32_t node, LLVMBa
   }
   if (ctx->hooks->edge) ctx->hooks->edge(ctx, term, succ, &e->flow2);
   weir_llvm_liveness_edge(ctx, &e->live, here, succ, &e->flow2);
-  e->branch_edge = 1;
   write_edge(e, node, first_node(ctx, succ), &e->flow2);
-  e->branch_edge = 0;
 }
 
 static void write_plain(emitter *e, LLVMValueRef inst, uint32_t proc, uint32_t node) {

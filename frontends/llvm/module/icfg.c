@@ -314,6 +314,7 @@ void weir_llvm_ctx_free(weir_llvm_ctx *ctx) {
   free(ctx->appended);
   free(ctx->libcalls);
   weir_llvm_reach_free(ctx);
+  weir_llvm_const_state_free(ctx);
   weir_llvm_map_free(&ctx->libcall_index);
   weir_llvm_vec_free(&ctx->callees);
   weir_llvm_vec_free(&ctx->fact_info);

@@ -473,6 +473,10 @@ void weir_llvm_add_check(weir_llvm_ctx *ctx, uint32_t node, const uint32_t *fact
   check->states = 0;
   check->per_source = 0;
   check->what = 0;
+  check->const_use = 0; /* analyses/const sets these after the call */
+  check->bits = 0;
+  check->user = NULL;
+  check->operand = 0;
   check->node = node;
   check->fact_first = (uint32_t)out->check_facts.n;
   check->fact_count = (uint32_t)count;
