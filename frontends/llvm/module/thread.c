@@ -369,6 +369,31 @@ static weir_status plan_ok(LLVMValueRef fn, plan *p, int *ok) {
   return WEIR_OK;
 }
 
+/* The new phi `fresh` holds the same source variable as `x`: a copy of
+ * x's llvm.dbg.value for it, after t's phis. Without it the phi would be
+ * the optimiser's (uninit ignores an undef coming into such a phi), and a
+ * variable left unset on a moved edge would no longer be reported. */
+static void describe_like(LLVMBuilderRef builder, LLVMValueRef x, LLVMValueRef fresh, LLVMBasicBlockRef t) {
+  LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(x));
+  LLVMValueRef wrapped = LLVMMetadataAsValue(context, LLVMValueAsMetadata(x));
+  for (LLVMUseRef u = LLVMGetFirstUse(wrapped); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef call = LLVMGetUser(u);
+    LLVMValueRef callee = LLVMIsACallInst(call) ? LLVMGetCalledValue(call) : NULL;
+    size_t length = 0;
+    const char *name = callee ? LLVMGetValueName2(callee, &length) : "";
+    if (length != 14 || strncmp(name, "llvm.dbg.value", 14) != 0) continue;
+    LLVMValueRef copy = LLVMInstructionClone(call);
+    if (!copy) return; /* no memory: the phi stays undescribed (fewer findings, never wrong ones) */
+    LLVMSetOperand(copy, 0, LLVMMetadataAsValue(context, LLVMValueAsMetadata(fresh)));
+    LLVMValueRef at = LLVMGetFirstInstruction(t);
+    while (at && LLVMIsAPHINode(at)) at = LLVMGetNextInstruction(at);
+    LLVMPositionBuilderBefore(builder, at);
+    LLVMInsertIntoBuilder(builder, copy);
+    LLVMInstructionSetDebugLoc(copy, LLVMInstructionGetDebugLoc(call));
+    return;
+  }
+}
+
 /* A phi at the top of side s's successor for b's phi `x`, taking x from b
  * and x's value on each moved edge; x's uses the successor dominates use it. */
 static weir_status split_phi(LLVMBuilderRef builder, LLVMValueRef fn, plan *p, int s, LLVMValueRef x) {
@@ -408,6 +433,7 @@ static weir_status split_phi(LLVMBuilderRef builder, LLVMValueRef fn, plan *p, i
       LLVMAddIncoming(fresh, &v, &p->preds.v[k], 1);
     }
     for (size_t k = 0; k < n; ++k) LLVMSetOperand(users[k], ops[k], fresh);
+    describe_like(builder, x, fresh, t);
   }
   free(users);
   free(ops);
@@ -590,8 +616,48 @@ static weir_status thread_block(LLVMBuilderRef builder, LLVMValueRef fn, LLVMBas
   return s;
 }
 
+/* Whether `b` does nothing but end the program's meaning (`unreachable`,
+ * debug intrinsics aside). */
+static int unreachable_block(LLVMBasicBlockRef b) {
+  for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+    if (!LLVMIsADbgInfoIntrinsic(i)) return LLVMIsAUnreachableInst(i) != NULL;
+  return 0;
+}
+
+/* A switch that has two places to go is a branch: one case and a default
+ * (`switch (state) { case 1: ..; default: .. }`), or two cases and a
+ * default that cannot be taken (-O0's cleanup switch after a scope with a
+ * VLA: `goto again` and the scope's end share a block that switches on
+ * which of them it was). As `br (x == C)` the threading below sees it. */
+static weir_status switch_to_branch(LLVMBuilderRef builder, LLVMBasicBlockRef b) {
+  LLVMValueRef sw = LLVMGetBasicBlockTerminator(b);
+  if (!sw || LLVMGetInstructionOpcode(sw) != LLVMSwitch) return WEIR_OK;
+  unsigned n = LLVMGetNumSuccessors(sw); /* the default, then one per case */
+  LLVMBasicBlockRef dflt = LLVMGetSwitchDefaultDest(sw), then, other;
+  LLVMValueRef value = n >= 2 ? LLVMGetOperand(sw, 2) : NULL; /* cond, default, value1, dest1, .. */
+  if (!value || !LLVMIsAConstantInt(value)) return WEIR_OK;
+  if (n == 2) {
+    then = LLVMGetSuccessor(sw, 1), other = dflt;
+  } else if (n == 3 && unreachable_block(dflt) && dflt != LLVMGetSuccessor(sw, 1) && dflt != LLVMGetSuccessor(sw, 2)) {
+    then = LLVMGetSuccessor(sw, 1), other = LLVMGetSuccessor(sw, 2);
+  } else {
+    return WEIR_OK;
+  }
+  if (then == other) return WEIR_OK;
+  LLVMPositionBuilderBefore(builder, sw);
+  LLVMValueRef cmp = LLVMBuildICmp(builder, LLVMIntEQ, LLVMGetOperand(sw, 0), value, "");
+  LLVMValueRef br = LLVMBuildCondBr(builder, cmp, then, other);
+  LLVMInstructionSetDebugLoc(cmp, LLVMInstructionGetDebugLoc(sw));
+  LLVMInstructionSetDebugLoc(br, LLVMInstructionGetDebugLoc(sw));
+  LLVMInstructionEraseFromParent(sw);
+  if (n == 3) return weir_llvm_drop_incoming(builder, dflt, b, UINT32_MAX); /* the default lost its edge */
+  return WEIR_OK;
+}
+
 static weir_status thread_function(LLVMBuilderRef builder, LLVMValueRef fn, const weir_llvm_map *nonnull,
                                    uint32_t *threaded) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+    WEIR_TRY(switch_to_branch(builder, b));
   LLVMBasicBlockRef pred_storage[MAX_PREDS];
   plan p;
   memset(&p, 0, sizeof p);
