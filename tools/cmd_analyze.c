@@ -385,9 +385,6 @@ static weir_status check_typestate(const analyze_args *a, weir_llvm_analysis ana
   if (!a->spec)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "typestate needs a protocol to check. Fix: pass --spec FILE (the "
                      "installed share/weir/typestate/file.spec checks FILE*; the format is in docs/typestate.md)");
-  if (strcmp(a->solver, "reference") != 0)
-    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "typestate is solved by the IDE reference solver only (the resident "
-                     "IDE engine is not wired to analyze yet). Fix: drop --solver engine and --backend");
   return check_readable(a->spec, "--spec file", "give a typestate spec (share/weir/typestate/*.spec)");
 }
 
@@ -402,9 +399,6 @@ static weir_status check_const(const analyze_args *a, weir_llvm_analysis analysi
   if (a->prune_with_const)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "--prune-with-const is for the other analyses (const would prune "
                      "what it reports). Fix: drop --prune-with-const, or use it with uninit, uaf, taint or typestate");
-  if (strcmp(a->solver, "reference") != 0)
-    return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "const is solved by the IDE reference solver only (the resident "
-                     "IDE engine is not wired to analyze yet). Fix: drop --solver engine and --backend");
   return WEIR_OK;
 }
 
@@ -489,32 +483,41 @@ typedef struct run_state {
   double seconds_load, seconds_solve;
 } run_state;
 
-static weir_status solve(const analyze_args *a, run_state *r) {
-  if (strcmp(weir_llvm_problem_analysis(r->lp), "typestate") == 0) {
-    snprintf(r->backend, sizeof r->backend, "host, IDE");
-    return weir_llvm_typestate_solve(r->lp, &r->result);
-  }
-  if (strcmp(weir_llvm_problem_analysis(r->lp), "const") == 0) {
-    snprintf(r->backend, sizeof r->backend, "host, IDE");
-    return weir_llvm_const_solve(r->lp, &r->values, &r->result);
-  }
-  if (strcmp(a->solver, "reference") == 0) {
-    snprintf(r->backend, sizeof r->backend, "host");
-    return weir_ifds_solve_reference(r->problem, &r->result, &r->stats);
-  }
+/* The engine's backend (--backend), named in r->backend for the summary. */
+static weir_status open_backend(const analyze_args *a, run_state *r, const char *suffix, weir_backend **out) {
   weir_backend *backend = NULL;
   WEIR_TRY(weir_backend_open(a->backend, &backend));
   weir_device_info info;
   memset(&info, 0, sizeof info);
   const char *id = weir_backend_id(backend);
+  const char *picked = strcmp(a->backend, "auto") == 0 ? ", picked by auto" : "";
   if (weir_backend_device_info(backend, &info) == WEIR_OK && info.name[0])
-    snprintf(r->backend, sizeof r->backend, "%s (%s)%s", id, info.name,
-             strcmp(a->backend, "auto") == 0 ? ", picked by auto" : "");
-  else snprintf(r->backend, sizeof r->backend, "%s%s", id, strcmp(a->backend, "auto") == 0 ? ", picked by auto" : "");
-  weir_ifds_engine_options options;
-  memset(&options, 0, sizeof options);
-  weir_status s = weir_ifds_solve_engine(backend, r->problem, &options, &r->result, &r->stats);
-  weir_backend_close(backend);
+    snprintf(r->backend, sizeof r->backend, "%s (%s)%s%s", id, info.name, picked, suffix);
+  else snprintf(r->backend, sizeof r->backend, "%s%s%s", id, picked, suffix);
+  *out = backend;
+  return WEIR_OK;
+}
+
+static weir_status solve(const analyze_args *a, run_state *r) {
+  int engine = strcmp(a->solver, "reference") != 0;
+  const char *analysis = weir_llvm_problem_analysis(r->lp);
+  weir_backend *backend = NULL;
+  int ide = strcmp(analysis, "typestate") == 0 || strcmp(analysis, "const") == 0;
+  if (!engine) snprintf(r->backend, sizeof r->backend, ide ? "host, IDE" : "host");
+  else WEIR_TRY(open_backend(a, r, ide ? ", IDE engine" : "", &backend));
+  weir_status s;
+  if (strcmp(analysis, "typestate") == 0) {
+    s = weir_llvm_typestate_solve(r->lp, backend, &r->result);
+  } else if (strcmp(analysis, "const") == 0) {
+    s = weir_llvm_const_solve(r->lp, backend, &r->values, &r->result);
+  } else if (!engine) {
+    s = weir_ifds_solve_reference(r->problem, &r->result, &r->stats);
+  } else {
+    weir_ifds_engine_options options;
+    memset(&options, 0, sizeof options);
+    s = weir_ifds_solve_engine(backend, r->problem, &options, &r->result, &r->stats);
+  }
+  if (backend) weir_backend_close(backend);
   return s;
 }
 

@@ -132,10 +132,11 @@ const weir_llvm_build_stats *weir_llvm_problem_stats(const weir_llvm_problem *pr
 const weir_ifds_problem *weir_llvm_problem_ifds(const weir_llvm_problem *problem);
 /* A copy of the built problem that the caller owns (weir_ifds_problem_free):
  * every solver run may have and free its own. */
-/* typestate: solves the IDE problem with the reference solver, keeps the
+/* typestate: solves the IDE problem with the reference solver (backend
+ * NULL) or the resident IDE engine on `backend` (the same result), keeps the
  * facts of each check whose states allow its error, and gives the holds as
  * an IFDS result for weir_llvm_findings_collect. */
-weir_status weir_llvm_typestate_solve(weir_llvm_problem *problem, weir_ifds_result *out);
+weir_status weir_llvm_typestate_solve(weir_llvm_problem *problem, weir_backend *backend, weir_ifds_result *out);
 
 /* ---- const (analyses/const, docs/const.md) ---- */
 /* One use of an integer (a compare's operand, a switch's or branch's
@@ -166,11 +167,12 @@ typedef struct weir_llvm_const_values {
   int local_memory; /* 1: locations were kept within functions (the memory budget, docs/const.md) */
 } weir_llvm_const_values;
 
-/* Solves a const problem with the IDE reference solver and reads the value
+/* Solves a const problem with the IDE reference solver (backend NULL) or the
+ * resident IDE engine on `backend` (the same values) and reads the value
  * of every recorded use (problem built with WEIR_LLVM_CONST). The problem's
  * checks are consumed (const has no findings): *result is an empty IFDS
  * result for the common report path. Free *out with weir_llvm_const_values_free. */
-weir_status weir_llvm_const_solve(weir_llvm_problem *problem, weir_llvm_const_values *out,
+weir_status weir_llvm_const_solve(weir_llvm_problem *problem, weir_backend *backend, weir_llvm_const_values *out,
                                   weir_ifds_result *result);
 void weir_llvm_const_values_free(weir_llvm_const_values *values);
 /* The uses found constant, as JSON (docs/const.md gives the schema), with

@@ -185,7 +185,7 @@ static size_t check_const_program(const wt_program *p) {
     ck_assert_msg(wt_build(p, paths[l], NULL, &lp) == WEIR_OK, "%s: %s", p->name, weir_last_error());
     weir_llvm_const_values values;
     weir_ifds_result result;
-    ck_assert_msg(weir_llvm_const_solve(lp, &values, &result) == WEIR_OK, "%s: %s", p->name, weir_last_error());
+    ck_assert_msg(weir_llvm_const_solve(lp, NULL, &values, &result) == WEIR_OK, "%s: %s", p->name, weir_last_error());
     ck_assert_uint_eq(result.hold_count, 0); /* const has no findings */
     value_marker markers[64];
     size_t n = read_markers(p, l ? 2 : 0, markers, 64);

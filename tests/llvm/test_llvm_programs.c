@@ -221,7 +221,7 @@ weir_status wt_solve(weir_llvm_problem *lp, weir_backend *backend, wt_run *run) 
   WEIR_TRY(weir_llvm_problem_load(lp, &run->problem));
   weir_status s;
   if (strcmp(weir_llvm_problem_analysis(lp), "typestate") == 0) {
-    s = weir_llvm_typestate_solve(lp, &run->result);
+    s = weir_llvm_typestate_solve(lp, backend, &run->result); /* the IDE engine when a backend is given */
   } else if (backend) {
     weir_ifds_engine_options options;
     memset(&options, 0, sizeof options);

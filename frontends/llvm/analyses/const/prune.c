@@ -102,7 +102,7 @@ static weir_status decide(LLVMModuleRef module, const weir_llvm_config *config, 
     weir_llvm_ctx_free(&ctx);
   }
   weir_llvm_const_values values = {0};
-  if (s == WEIR_OK) s = weir_llvm_const_solve(problem, &values, NULL);
+  if (s == WEIR_OK) s = weir_llvm_const_solve(problem, NULL, &values, NULL);
   weir_llvm_map first = {0};
   for (size_t c = problem->check_count; s == WEIR_OK && c-- > 0;) weir_llvm_map_put(&first, problem->checks[c].user, (uint32_t)c);
   for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn && s == WEIR_OK; fn = LLVMGetNextFunction(fn))

@@ -80,7 +80,7 @@ static void read_uses(const weir_llvm_problem *problem, const weir_ide_result *r
   }
 }
 
-weir_status weir_llvm_const_solve(weir_llvm_problem *problem, weir_llvm_const_values *out,
+weir_status weir_llvm_const_solve(weir_llvm_problem *problem, weir_backend *backend, weir_llvm_const_values *out,
                                   weir_ifds_result *result) {
   if (out) memset(out, 0, sizeof *out);
   if (result) memset(result, 0, sizeof *result);
@@ -89,7 +89,8 @@ weir_status weir_llvm_const_solve(weir_llvm_problem *problem, weir_llvm_const_va
                      "with WEIR_LLVM_CONST", (const void *)problem, (void *)out);
   weir_ide_result r;
   weir_ide_stats stats = WEIR_IDE_STATS_INIT;
-  WEIR_TRY(weir_ide_solve_reference(problem->ide, &r, &stats));
+  WEIR_TRY(backend ? weir_ide_solve_engine(backend, problem->ide, NULL, &r, &stats)
+                   : weir_ide_solve_reference(problem->ide, &r, &stats));
   out->uses = calloc(problem->check_count ? problem->check_count : 1, sizeof *out->uses);
   if (!out->uses) {
     weir_ide_result_free(&r);

@@ -41,7 +41,7 @@ static void arm_checks(weir_llvm_problem *problem, const weir_ide_result *r) {
   problem->check_count = kept;
 }
 
-weir_status weir_llvm_typestate_solve(weir_llvm_problem *problem, weir_ifds_result *out) {
+weir_status weir_llvm_typestate_solve(weir_llvm_problem *problem, weir_backend *backend, weir_ifds_result *out) {
   memset(out, 0, sizeof *out);
   if (!problem || !problem->ide)
     return weir_fail(WEIR_ERR_INVALID_ARGUMENT, "typestate: no IDE problem was built. Fix: build with the "
@@ -60,7 +60,8 @@ weir_status weir_llvm_typestate_solve(weir_llvm_problem *problem, weir_ifds_resu
                      "analyse fewer modules at once, or keep only the create lines of the calls you want checked",
                      g->fact_count, g->node_count, WEIR_TS_FACT_BUDGET);
   weir_ide_result r;
-  WEIR_TRY(weir_ide_solve_reference(problem->ide, &r, NULL));
+  WEIR_TRY(backend ? weir_ide_solve_engine(backend, problem->ide, NULL, &r, NULL)
+                   : weir_ide_solve_reference(problem->ide, &r, NULL));
   arm_checks(problem, &r);
   out->path_edges = r.path_edges;
   out->hold_count = r.hold_count;
