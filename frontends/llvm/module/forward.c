@@ -57,7 +57,7 @@ static int same_address(LLVMValueRef a, LLVMValueRef b) {
 /* Splits an address into a base and a constant byte offset over GEPs whose
  * indices are all constant; 0 when an index is not. */
 static int base_offset(LLVMTargetDataRef dl, LLVMValueRef v, LLVMValueRef *base, int64_t *offset) {
-  int64_t off = 0;
+  uint64_t off = 0; /* wraps instead of overflowing on absurd indices (then never "disjoint") */
   for (v = strip(v); LLVMIsAGetElementPtrInst(v); v = strip(LLVMGetOperand(v, 0))) {
     LLVMTypeRef type = LLVMGetGEPSourceElementType(v);
     int n = LLVMGetNumOperands(v);
@@ -65,22 +65,23 @@ static int base_offset(LLVMTargetDataRef dl, LLVMValueRef v, LLVMValueRef *base,
       LLVMValueRef index = LLVMGetOperand(v, k);
       if (!LLVMIsAConstantInt(index)) return 0;
       int64_t i = LLVMConstIntGetSExtValue(index);
+      if (i < -(1ll << 40) || i > (1ll << 40)) return 0; /* no real object is that big */
       if (k == 1) {
-        off += i * (int64_t)LLVMABISizeOfType(dl, type);
+        off += (uint64_t)i * LLVMABISizeOfType(dl, type);
       } else if (LLVMGetTypeKind(type) == LLVMStructTypeKind) {
-        off += (int64_t)LLVMOffsetOfElement(dl, type, (unsigned)i);
+        off += LLVMOffsetOfElement(dl, type, (unsigned)i);
         type = LLVMStructGetTypeAtIndex(type, (unsigned)i);
       } else if (LLVMGetTypeKind(type) == LLVMArrayTypeKind || LLVMGetTypeKind(type) == LLVMVectorTypeKind) {
         type = LLVMGetElementType(type);
-        off += i * (int64_t)LLVMABISizeOfType(dl, type);
+        off += (uint64_t)i * LLVMABISizeOfType(dl, type);
       } else {
         return 0;
       }
     }
   }
   *base = v;
-  *offset = off;
-  return 1;
+  *offset = (int64_t)off;
+  return *offset > -(1ll << 50) && *offset < (1ll << 50); /* far from overflow in disjoint() */
 }
 
 /* Storage whose address is fixed and named: a local or a global. */
@@ -91,8 +92,9 @@ static int disjoint(LLVMTargetDataRef dl, LLVMValueRef store_ptr, uint64_t store
                     uint64_t load_bytes) {
   LLVMValueRef sb, lb;
   int64_t so, lo;
+  if (store_bytes > (1ull << 40) || load_bytes > (1ull << 40)) return 0;
   if (!base_offset(dl, store_ptr, &sb, &so) || !base_offset(dl, load_ptr, &lb, &lo)) return 0;
-  if (sb == lb) return so + (int64_t)store_bytes <= lo || lo + (int64_t)load_bytes <= so;
+  if (sb == lb) return so + (int64_t)store_bytes <= lo || lo + (int64_t)load_bytes <= so; /* |offsets| < 2^50 */
   return named_storage(sb) && named_storage(lb);
 }
 
