@@ -98,14 +98,6 @@ static int disjoint(LLVMTargetDataRef dl, LLVMValueRef store_ptr, uint64_t store
   return named_storage(sb) && named_storage(lb);
 }
 
-static int harmless_call(LLVMValueRef call) {
-  LLVMValueRef callee = LLVMGetCalledValue(call);
-  if (!callee || !LLVMIsAFunction(callee)) return 0;
-  size_t len = 0;
-  const char *name = LLVMGetValueName2(callee, &len);
-  return (len > 9 && strncmp(name, "llvm.dbg.", 9) == 0) || (len > 14 && strncmp(name, "llvm.lifetime.", 14) == 0);
-}
-
 typedef struct preds {
   weir_llvm_map index; /* block -> its one predecessor's slot in `only`, or UINT32_MAX */
   LLVMBasicBlockRef *only;
@@ -164,7 +156,7 @@ static LLVMValueRef stored_value(LLVMTargetDataRef dl, const preds *p, LLVMValue
       if (same_address(ptr, addr)) return LLVMTypeOf(value) == type ? value : NULL;
       if (!disjoint(dl, ptr, LLVMStoreSizeOfType(dl, LLVMTypeOf(value)), addr, bytes)) return NULL;
     } else if (LLVMIsACallInst(i)) {
-      if (!harmless_call(i)) return NULL;
+      if (!weir_llvm_marker_call(i)) return NULL;
     } else if (LLVMIsAInvokeInst(i) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) ||
                LLVMIsAFenceInst(i) || LLVMIsAVAArgInst(i)) {
       return NULL;

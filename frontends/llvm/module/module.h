@@ -45,6 +45,13 @@ weir_status weir_llvm_module_prepare(LLVMModuleRef module, weir_llvm_prepare_sta
 
 /* ---- internals shared by load.c, prepare.c and fold.c ---------------------- */
 
+/* Whether `inst` is a call of a function whose name starts with `prefix`
+ * ("llvm.lifetime."); 0 for anything else (prepare.c). */
+int weir_llvm_calls_named(LLVMValueRef inst, const char *prefix);
+/* A call of llvm.dbg.* or llvm.lifetime.*: a marker, which reads and
+ * writes no memory of the program. */
+int weir_llvm_marker_call(LLVMValueRef inst);
+
 /* Memory that parsing `bytes` of IR needs, by the measured factors in
  * load.c (bitcode or text). */
 uint64_t weir_llvm_module_parse_estimate(uint64_t bytes, int bitcode);

@@ -25,13 +25,6 @@
 
 #define PARAMS_MAX 32
 
-static int is_intrinsic(LLVMValueRef call, const char *prefix) {
-  LLVMValueRef callee = LLVMGetCalledValue(call);
-  size_t length = 0, n = strlen(prefix);
-  const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &length) : "";
-  return length >= n && strncmp(name, prefix, n) == 0;
-}
-
 /* `cmp` compares `p` with null. */
 static int null_test(LLVMValueRef cmp, LLVMValueRef p) {
   if (!LLVMIsAICmpInst(cmp)) return 0;
@@ -156,7 +149,7 @@ static int rewritable(LLVMTargetDataRef dl, weir_llvm_map *cache, LLVMValueRef s
     if (LLVMIsABitCastInst(user)) {
       for (LLVMUseRef v = LLVMGetFirstUse(user); v; v = LLVMGetNextUse(v)) {
         LLVMValueRef marker = LLVMGetUser(v);
-        if (!LLVMIsACallInst(marker) || !is_intrinsic(marker, "llvm.lifetime.")) return 0;
+        if (!LLVMIsACallInst(marker) || !weir_llvm_calls_named(marker, "llvm.lifetime.")) return 0;
       }
       continue;
     }

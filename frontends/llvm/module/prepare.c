@@ -64,6 +64,17 @@ static weir_status verify_step(LLVMModuleRef module, const char *after) {
 #endif
 }
 
+int weir_llvm_calls_named(LLVMValueRef inst, const char *prefix) {
+  LLVMValueRef callee = inst && LLVMIsACallInst(inst) ? LLVMGetCalledValue(inst) : NULL;
+  size_t length = 0, n = strlen(prefix);
+  const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &length) : "";
+  return length >= n && strncmp(name, prefix, n) == 0;
+}
+
+int weir_llvm_marker_call(LLVMValueRef inst) {
+  return weir_llvm_calls_named(inst, "llvm.dbg.") || weir_llvm_calls_named(inst, "llvm.lifetime.");
+}
+
 static uint32_t strip_optnone(LLVMModuleRef module) {
   unsigned kind = LLVMGetEnumAttributeKindForName("optnone", 7);
   uint32_t count = 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "frontends/llvm/analyses/uaf/dangling.h"
+#include "frontends/llvm/module/module.h"
 
 static uint32_t object_of(const weir_llvm_ctx *ctx, uint32_t location) {
   return weir_llvm_memory_location(ctx->memory, location).object;
@@ -86,10 +87,7 @@ static int written_between(const weir_llvm_ctx *ctx, LLVMValueRef from, LLVMValu
   for (LLVMValueRef inst = LLVMGetNextInstruction(from); inst && inst != to; inst = LLVMGetNextInstruction(inst)) {
     if (!LLVMIsAStoreInst(inst) && !LLVMIsACallInst(inst)) continue;
     if (LLVMIsACallInst(inst)) {
-      size_t length = 0;
-      const char *name = weir_llvm_callee_name(inst, &length);
-      if ((length > 9 && strncmp(name, "llvm.dbg.", 9) == 0) || (length > 14 && strncmp(name, "llvm.lifetime.", 14) == 0))
-        continue;
+      if (weir_llvm_marker_call(inst)) continue;
       return 1; /* a call may write anything */
     }
     const uint32_t *locs = NULL;

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "frontends/llvm/internal.h"
+#include "frontends/llvm/module/module.h"
 
 enum { STATE_UNKNOWN = 0, STATE_CHECKED = 1, STATE_WRITTEN = 2 };
 #define USES_MAX 4096
@@ -187,7 +188,7 @@ static int may_read_object(escape_walk *w, LLVMValueRef address) {
  * activations read the outer ones' `dpm` through the list). */
 static LLVMValueRef read_back_point(escape_walk *w, LLVMValueRef store) {
   for (LLVMValueRef i = LLVMGetNextInstruction(store); i; i = LLVMGetNextInstruction(i)) {
-    if (LLVMIsACallInst(i) && (is_intrinsic(i, "llvm.dbg.") || is_intrinsic(i, "llvm.lifetime."))) continue;
+    if (weir_llvm_marker_call(i)) continue;
     if (LLVMIsACallInst(i) || LLVMIsAInvokeInst(i) || LLVMIsATerminatorInst(i)) return i;
     if (LLVMIsALoadInst(i) && may_read_object(w, LLVMGetOperand(i, 0))) return i;
   }
@@ -207,8 +208,7 @@ static void walk_uses(escape_walk *w, LLVMValueRef value, int depth) {
       if (LLVMGetOperand(user, 0) == value) walk_uses(w, user, depth + 1);
       continue;
     }
-    if (LLVMIsACallInst(user) && (is_intrinsic(user, "llvm.dbg.") || is_intrinsic(user, "llvm.lifetime.")))
-      continue;
+    if (weir_llvm_marker_call(user)) continue;
     if (LLVMIsACallInst(user) && (is_intrinsic(user, "llvm.memset") || is_intrinsic(user, "llvm.memcpy") ||
                                   is_intrinsic(user, "llvm.memmove")))
       continue; /* the destination is written, the source read (checked at the call) */
